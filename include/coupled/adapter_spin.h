@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * coupled/adapter_spin.h - the default, freestanding adapter: pure spinning.
+ *
+ * It needs nothing but C11 atomics, so the core compiles and runs on any
+ * target without a platform binding: the safe state is a busy loop, a poke is
+ * only the core's own poke counter, no work is ever pending and there is no
+ * clock (a deadline is refused with COUPLED_EOPNOTSUPP).
+ *
+ * It is also the reference for the adapter contract: every adapter defines
+ * the same two types, the same functions with the same meaning, and
+ * COUPLED_ADAPTER_NAME and COUPLED_ADAPTER_HAS_CLOCK.  See docs/adapters.md.
+ */
+#ifndef COUPLED_ADAPTER_SPIN_H
+#define COUPLED_ADAPTER_SPIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "atomic.h"
+
+#define COUPLED_ADAPTER_NAME "spin"
+/* No clock: coupled_enter_opts() refuses a deadline. */
+#define COUPLED_ADAPTER_HAS_CLOCK 0
+
+/** struct coupled_adapter_group - per-group adapter state (none needed) */
+struct coupled_adapter_group {
+	uint32_t unused;
+};
+
+/** struct coupled_adapter_slot - per-participant adapter state (none needed) */
+struct coupled_adapter_slot {
+	uint32_t unused;
+};
+
+/**
+ * coupled_adapter_group_init() - initialise the group's adapter state
+ * @ag: adapter state embedded in the group
+ * @capacity: the group's capacity
+ *
+ * Context: called once by coupled_group_init(), before any participant runs.
+ */
+static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
+					      uint32_t capacity)
+{
+	(void)capacity;
+	ag->unused = 0;
+}
+
+/**
+ * coupled_adapter_slot_init() - initialise one participant's adapter state
+ * @ag: the group's adapter state
+ * @as: adapter state embedded in the participant's slot
+ * @id: the participant's id
+ *
+ * Context: called by coupled_group_init() for every id, before any
+ * participant runs.
+ */
+static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
+					     struct coupled_adapter_slot *as,
+					     uint32_t id)
+{
+	(void)ag;
+	(void)id;
+	as->unused = 0;
+}
+
+/**
+ * coupled_adapter_relax() - pause inside a spin loop
+ * @ag: the group's adapter state
+ *
+ * Context: any; called in every busy-wait of the protocol (ready phase, exit,
+ * membership change).  Must not block for long; may yield the processor.
+ */
+static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
+{
+	(void)ag;
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+	__builtin_ia32_pause();
+#elif defined(__GNUC__) && (defined(__aarch64__) || defined(__arm__))
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/**
+ * coupled_adapter_wait_prepare() - start a wait for a wake-up
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id
+ *
+ * Called before the core checks its wake-up conditions (pokes, aborts, the
+ * packed word).  A coupled_adapter_wake() of @self that happens after this
+ * call must make the matching coupled_adapter_wait() return.
+ *
+ * Return: a token handed to coupled_adapter_wait().
+ */
+static inline uint32_t coupled_adapter_wait_prepare(
+	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
+	uint32_t self)
+{
+	(void)ag;
+	(void)as;
+	(void)self;
+	return 0;
+}
+
+/**
+ * coupled_adapter_wait() - rest in the safe state until woken
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id
+ * @token: the value coupled_adapter_wait_prepare() returned
+ * @deadline: absolute coupled_adapter_now() time to return by; 0 for none
+ *
+ * Returns when woken since the prepare call, when @deadline has passed, or
+ * spuriously (the core re-checks everything).  This adapter returns at once.
+ *
+ * Context: phase 1 only; the participant is counted as waiting.
+ */
+static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
+					struct coupled_adapter_slot *as,
+					uint32_t self, uint32_t token,
+					uint64_t deadline)
+{
+	(void)as;
+	(void)self;
+	(void)token;
+	(void)deadline;
+	coupled_adapter_relax(ag);
+}
+
+/**
+ * coupled_adapter_wake() - wake a participant out of its safe state
+ * @ag: the group's adapter state
+ * @target: the target participant's adapter state
+ * @target_id: the target's id
+ *
+ * Called after the core has counted a poke for @target (its poke counter was
+ * incremented with release order).  Must tolerate a target that is not
+ * waiting and repeated wakes.
+ */
+static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
+					struct coupled_adapter_slot *target,
+					uint32_t target_id)
+{
+	(void)ag;
+	(void)target;
+	(void)target_id;
+}
+
+/**
+ * coupled_adapter_work_pending() - has the participant other work to do?
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id
+ *
+ * The analog of need_resched(): true makes the participant abort with
+ * COUPLED_ABORT_WORK wherever the protocol still allows an abort.
+ */
+static inline bool coupled_adapter_work_pending(
+	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
+	uint32_t self)
+{
+	(void)ag;
+	(void)as;
+	(void)self;
+	return false;
+}
+
+/**
+ * coupled_adapter_now() - the adapter's clock
+ * @ag: the group's adapter state
+ *
+ * Return: a monotonic time in adapter units (0 here: no clock).
+ */
+static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
+{
+	(void)ag;
+	return 0;
+}
+
+#endif /* COUPLED_ADAPTER_SPIN_H */
