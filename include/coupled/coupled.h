@@ -345,6 +345,24 @@ coupled_group_adapter(struct coupled_group *g)
 }
 
 /**
+ * coupled_participant_adapter() - one participant's adapter state
+ * @g: the group
+ * @id: a participant id
+ *
+ * For adapter-specific calls about one participant (e.g. simulated work).
+ *
+ * Return: a pointer into @g's slots, or NULL for a null @g or @id out of
+ * range.
+ */
+static inline struct coupled_adapter_slot *
+coupled_participant_adapter(struct coupled_group *g, uint32_t id)
+{
+	if (!g || id >= g->capacity)
+		return NULL;
+	return &g->slots[id].adapter;
+}
+
+/**
  * coupled_group_members() - current member count
  * @g: the group
  *

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * coupled_adapter_pthread.h - the hosted adapter: POSIX threads.
+ *
+ * For tests, demos and benchmarks.  Participants are threads; the "safe
+ * state" is one of three wait strategies, chosen per group before the threads
+ * start (coupled_pthread_set_strategy()):
+ *
+ *   COUPLED_PTHREAD_SPIN     busy-wait with the CPU's pause hint; lowest
+ *                            latency when every thread has a core of its own,
+ *                            impractical when oversubscribed.
+ *   COUPLED_PTHREAD_FUTEX    spin a little, then sleep in futex(2) on a
+ *                            per-participant word (Linux only; elsewhere it
+ *                            behaves as CONDVAR).  The default on Linux.
+ *   COUPLED_PTHREAD_CONDVAR  portable: a mutex and a condition variable per
+ *                            participant.
+ *
+ * A poke bumps the target's wake sequence and wakes it the strategy's way.
+ * "Work pending" (the need_resched() analog) is injectable: tests raise and
+ * clear a per-participant work count, like a simulated interrupt, and may
+ * also install a callback.  The clock is CLOCK_MONOTONIC in nanoseconds.
+ *
+ * The adapter contract is documented in docs/adapters.md.
+ */
+#ifndef COUPLED_ADAPTER_PTHREAD_H
+#define COUPLED_ADAPTER_PTHREAD_H
+
+/*
+ * POSIX and Linux interfaces (clock_gettime, pthread_condattr_setclock,
+ * syscall) are hidden by a strict -std=c11 unless a feature-test macro was
+ * defined before the first system header; the CMake target defines
+ * _DEFAULT_SOURCE for this adapter.  C++ compilers define _GNU_SOURCE.
+ */
+#if !defined(_DEFAULT_SOURCE) && !defined(_GNU_SOURCE)
+#error "the pthread adapter needs -D_DEFAULT_SOURCE (or _GNU_SOURCE) with -std=c11"
+#endif
+
+#ifdef __cplusplus
+#include <atomic>
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#define COUPLED_PTHREAD_HAVE_FUTEX 1
+#else
+#define COUPLED_PTHREAD_HAVE_FUTEX 0
+#endif
+
+#include "coupled/atomic.h"
+
+#define COUPLED_ADAPTER_NAME "pthread"
+/* coupled_adapter_now() is CLOCK_MONOTONIC in nanoseconds. */
+#define COUPLED_ADAPTER_HAS_CLOCK 1
+
+/** enum coupled_pthread_strategy - how a waiting participant rests */
+enum coupled_pthread_strategy {
+	COUPLED_PTHREAD_SPIN = 0,
+	COUPLED_PTHREAD_FUTEX = 1,
+	COUPLED_PTHREAD_CONDVAR = 2
+};
+
+/** Turns of the spin phase of the FUTEX strategy before it sleeps. */
+#ifndef COUPLED_PTHREAD_SPIN_TURNS
+#define COUPLED_PTHREAD_SPIN_TURNS 200u
+#endif
+
+/**
+ * typedef coupled_pthread_work_fn - optional extra "work pending" check
+ * @arg: the argument given to coupled_pthread_set_work_check()
+ * @self: the participant asking
+ *
+ * Return: true if @self has work and must not enter the shared action.
+ */
+typedef bool (*coupled_pthread_work_fn)(void *arg, uint32_t self);
+
+/**
+ * struct coupled_adapter_group - per-group adapter state
+ * @strategy: the wait strategy (enum coupled_pthread_strategy); set before
+ *            participants run, read-only afterwards
+ * @work_fn: optional extra work check, or NULL
+ * @work_arg: argument of @work_fn
+ */
+struct coupled_adapter_group {
+	enum coupled_pthread_strategy strategy;
+	coupled_pthread_work_fn work_fn;
+	void *work_arg;
+};
+
+/**
+ * struct coupled_adapter_slot - per-participant adapter state
+ * @wake_seq: incremented by every wake; the futex word of the FUTEX strategy
+ * @sleeping: 1 while the owner may be asleep in futex(2)
+ * @work: simulated pending work; > 0 means work is pending
+ * @lock: protects the sleep of the CONDVAR strategy
+ * @cond: signalled by wakes of the CONDVAR strategy
+ */
+struct coupled_adapter_slot {
+	coupled_atomic_u32 wake_seq;
+	coupled_atomic_u32 sleeping;
+	coupled_atomic_u32 work;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
+					      uint32_t capacity)
+{
+	(void)capacity;
+	ag->strategy = COUPLED_PTHREAD_HAVE_FUTEX ? COUPLED_PTHREAD_FUTEX
+						  : COUPLED_PTHREAD_CONDVAR;
+	ag->work_fn = 0;
+	ag->work_arg = 0;
+}
+
+static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
+					     struct coupled_adapter_slot *as,
+					     uint32_t id)
+{
+	pthread_condattr_t attr;
+
+	(void)ag;
+	(void)id;
+	coupled_atomic_init(&as->wake_seq, 0u);
+	coupled_atomic_init(&as->sleeping, 0u);
+	coupled_atomic_init(&as->work, 0u);
+	pthread_mutex_init(&as->lock, 0);
+	/* Timed waits use the same clock as coupled_adapter_now(). */
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&as->cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
+/**
+ * coupled_pthread_set_strategy() - choose how a group's participants wait
+ * @ag: the group's adapter state (coupled_group_adapter())
+ * @strategy: one of enum coupled_pthread_strategy
+ *
+ * Context: after coupled_group_init(), before any participant runs.
+ * Return: 0, or -22 (EINVAL) for an unknown strategy (nothing changes).
+ */
+static inline int coupled_pthread_set_strategy(struct coupled_adapter_group *ag,
+					       int strategy)
+{
+	if (!ag || strategy < COUPLED_PTHREAD_SPIN ||
+	    strategy > COUPLED_PTHREAD_CONDVAR)
+		return -22;
+	if (strategy == COUPLED_PTHREAD_FUTEX && !COUPLED_PTHREAD_HAVE_FUTEX)
+		strategy = COUPLED_PTHREAD_CONDVAR;
+	ag->strategy = (enum coupled_pthread_strategy)strategy;
+	return 0;
+}
+
+/**
+ * coupled_pthread_strategy_name() - printable name of a strategy
+ * @strategy: one of enum coupled_pthread_strategy
+ *
+ * Return: a static string.
+ */
+static inline const char *coupled_pthread_strategy_name(int strategy)
+{
+	switch (strategy) {
+	case COUPLED_PTHREAD_SPIN: return "spin";
+	case COUPLED_PTHREAD_FUTEX: return "futex";
+	case COUPLED_PTHREAD_CONDVAR: return "condvar";
+	default: return "unknown";
+	}
+}
+
+/**
+ * coupled_pthread_set_work_check() - install an extra "work pending" check
+ * @ag: the group's adapter state
+ * @fn: the check, or NULL to remove it
+ * @arg: its first argument
+ *
+ * Context: before any participant runs.
+ */
+static inline void coupled_pthread_set_work_check(
+	struct coupled_adapter_group *ag, coupled_pthread_work_fn fn, void *arg)
+{
+	ag->work_fn = fn;
+	ag->work_arg = arg;
+}
+
+static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
+{
+	if (ag->strategy != COUPLED_PTHREAD_SPIN) {
+		/* Oversubscribed threads must let the others run. */
+		sched_yield();
+		return;
+	}
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+	__builtin_ia32_pause();
+#elif defined(__GNUC__) && (defined(__aarch64__) || defined(__arm__))
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
+{
+	struct timespec ts;
+
+	(void)ag;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint32_t coupled_adapter_wait_prepare(
+	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
+	uint32_t self)
+{
+	(void)ag;
+	(void)self;
+	/*
+	 * acquire: pairs with the release increment of a wake, so what the
+	 * waker did before it (the core's poke count) is visible after.
+	 */
+	return coupled_load(&as->wake_seq, COUPLED_ACQUIRE);
+}
+
+#if COUPLED_PTHREAD_HAVE_FUTEX
+static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
+						uint32_t token,
+						uint64_t deadline,
+						uint64_t now)
+{
+	struct timespec rel, *timeout = 0;
+
+	if (deadline) {
+		uint64_t left = deadline > now ? deadline - now : 0;
+
+		rel.tv_sec = (time_t)(left / 1000000000u);
+		rel.tv_nsec = (long)(left % 1000000000u);
+		timeout = &rel;
+	}
+	/* The kernel compares the word with token: no wake is lost. */
+	(void)syscall(SYS_futex, (uint32_t *)(void *)word, FUTEX_WAIT_PRIVATE,
+		      token, timeout, 0, 0);
+}
+#endif
+
+static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
+					struct coupled_adapter_slot *as,
+					uint32_t self, uint32_t token,
+					uint64_t deadline)
+{
+	uint32_t turn;
+
+	(void)self;
+	switch (ag->strategy) {
+	case COUPLED_PTHREAD_SPIN:
+		coupled_adapter_relax(ag);
+		return;
+	case COUPLED_PTHREAD_FUTEX:
+#if COUPLED_PTHREAD_HAVE_FUTEX
+		for (turn = 0; turn < COUPLED_PTHREAD_SPIN_TURNS; turn++) {
+			/* acquire: as in wait_prepare. */
+			if (coupled_load(&as->wake_seq, COUPLED_ACQUIRE) != token)
+				return;
+			sched_yield();
+		}
+		/*
+		 * seq_cst, with the seq_cst load below: a Dekker pair with
+		 * coupled_adapter_wake() (seq_cst increment, then seq_cst
+		 * load of sleeping): either the waker sees us sleeping and
+		 * calls futex_wake, or we see its increment and do not sleep.
+		 */
+		coupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);
+		if (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {
+			uint64_t now = deadline ? coupled_adapter_now(ag) : 0;
+
+			if (!deadline || now < deadline)
+				coupled__pthread_futex_sleep(&as->wake_seq,
+							     token, deadline,
+							     now);
+		}
+		/* relaxed: only a hint that saves the waker a syscall. */
+		coupled_store(&as->sleeping, 0u, COUPLED_RELAXED);
+		return;
+#endif
+		/* fall through: no futex here */
+	case COUPLED_PTHREAD_CONDVAR:
+	default:
+		(void)turn;
+		pthread_mutex_lock(&as->lock);
+		/*
+		 * relaxed: the mutex orders it against the waker's increment,
+		 * which is done with the mutex held.
+		 */
+		while (coupled_load(&as->wake_seq, COUPLED_RELAXED) == token) {
+			if (deadline) {
+				struct timespec ts;
+
+				ts.tv_sec = (time_t)(deadline / 1000000000u);
+				ts.tv_nsec = (long)(deadline % 1000000000u);
+				if (pthread_cond_timedwait(&as->cond, &as->lock,
+							   &ts) == ETIMEDOUT)
+					break;
+			} else {
+				pthread_cond_wait(&as->cond, &as->lock);
+			}
+		}
+		pthread_mutex_unlock(&as->lock);
+		return;
+	}
+}
+
+static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
+					struct coupled_adapter_slot *target,
+					uint32_t target_id)
+{
+	(void)target_id;
+	switch (ag->strategy) {
+	case COUPLED_PTHREAD_SPIN:
+		/* release: pairs with the acquire in wait_prepare/wait. */
+		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_RELEASE);
+		return;
+	case COUPLED_PTHREAD_FUTEX:
+#if COUPLED_PTHREAD_HAVE_FUTEX
+		/* seq_cst: the Dekker pair with the waiter's sleeping flag. */
+		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_SEQ_CST);
+		/* seq_cst: second half of that pair. */
+		if (coupled_load(&target->sleeping, COUPLED_SEQ_CST))
+			(void)syscall(SYS_futex,
+				      (uint32_t *)(void *)&target->wake_seq,
+				      FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+		return;
+#endif
+		/* fall through: no futex here */
+	case COUPLED_PTHREAD_CONDVAR:
+	default:
+		pthread_mutex_lock(&target->lock);
+		/* release: the mutex orders it too; release for the spinners. */
+		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_RELEASE);
+		pthread_cond_signal(&target->cond);
+		pthread_mutex_unlock(&target->lock);
+		return;
+	}
+}
+
+static inline bool coupled_adapter_work_pending(
+	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
+	uint32_t self)
+{
+	/* relaxed: a simulated interrupt flag; nothing is published by it. */
+	if (coupled_load(&as->work, COUPLED_RELAXED))
+		return true;
+	return ag->work_fn && ag->work_fn(ag->work_arg, self);
+}
+
+/**
+ * coupled_pthread_raise_work() - simulate an interrupt: work is pending
+ * @ag: the group's adapter state
+ * @as: the participant's adapter state (coupled_participant_adapter())
+ * @id: the participant's id
+ *
+ * The participant aborts with COUPLED_ABORT_WORK wherever it still can, until
+ * coupled_pthread_clear_work() is called as often.  Wakes it if it rests.
+ */
+static inline void coupled_pthread_raise_work(struct coupled_adapter_group *ag,
+					      struct coupled_adapter_slot *as,
+					      uint32_t id)
+{
+	/* relaxed: the wake below orders what matters. */
+	(void)coupled_fetch_add(&as->work, 1u, COUPLED_RELAXED);
+	coupled_adapter_wake(ag, as, id);
+}
+
+/**
+ * coupled_pthread_clear_work() - the simulated work has been handled
+ * @as: the participant's adapter state
+ */
+static inline void coupled_pthread_clear_work(struct coupled_adapter_slot *as)
+{
+	/* relaxed: as in coupled_pthread_raise_work(). */
+	(void)coupled_fetch_sub(&as->work, 1u, COUPLED_RELAXED);
+}
+
+#endif /* COUPLED_ADAPTER_PTHREAD_H */
