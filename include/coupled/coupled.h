@@ -81,6 +81,7 @@
  */
 enum coupled_hook_point {
 	COUPLED_HOOK_ARRIVE,         /* before counting as waiting */
+	COUPLED_HOOK_LAST_ARRIVER,   /* counted as the last arriver, before poking */
 	COUPLED_HOOK_PHASE1_SLEEP,   /* before resting in the safe state */
 	COUPLED_HOOK_READY,          /* before counting as ready */
 	COUPLED_HOOK_READY_SPIN,     /* each turn of the ready loop */
@@ -702,6 +703,7 @@ attempt:
 	poked = false;
 	if (coupled_word_waiting(w) == n) {
 		/* The last arriver pokes the others and needs no poke itself. */
+		COUPLED_HOOK(g, self, COUPLED_HOOK_LAST_ARRIVER);
 		coupled__poke_members(g, self);
 		poked = true;
 	}
@@ -938,6 +940,13 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 		return COUPLED_EINVAL;
 	if (id >= g->capacity)
 		return COUPLED_ERANGE;
+	/*
+	 * acquire: pairs with the release that ended the last change.  A
+	 * refused request must not even poke anybody, so check before taking
+	 * prevent; the check under prevent below settles races.
+	 */
+	if (coupled_load(&g->slots[id].member, COUPLED_ACQUIRE))
+		return COUPLED_EEXIST;
 	coupled__membership_begin(g);
 	/* relaxed: we hold prevent; only holders write the flags. */
 	if (coupled_load(&g->slots[id].member, COUPLED_RELAXED)) {
@@ -973,6 +982,9 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		return COUPLED_EINVAL;
 	if (id >= g->capacity)
 		return COUPLED_ERANGE;
+	/* acquire: as in coupled_join(); refuse before poking anybody. */
+	if (!coupled_load(&g->slots[id].member, COUPLED_ACQUIRE))
+		return COUPLED_ENOENT;
 	coupled__membership_begin(g);
 	/* relaxed: we hold prevent; only holders write the flags. */
 	if (!coupled_load(&g->slots[id].member, COUPLED_RELAXED)) {
