@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * test_unit.c - unit tests of the packed word and of the public API's
+ * single-threaded behaviour: bad input, error codes, the group left untouched,
+ * one-member rounds, the abort sources that one thread can trigger.
+ *
+ * The same file is compiled as C and, through unit_cxx.cpp, as C++.
+ */
+#include "coupled/coupled.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* ---- the packed word ------------------------------------------------- */
+
+static uint32_t word_value(coupled_atomic_u32 *w)
+{
+	/* relaxed: single-threaded test. */
+	return coupled_load(w, COUPLED_RELAXED);
+}
+
+static void test_word_layout(void)
+{
+	TEST_CASE("word_layout");
+	CHECK_EQ(coupled_word_waiting(0x00030005u), 5);
+	CHECK_EQ(coupled_word_ready(0x00030005u), 3);
+	CHECK_EQ(coupled_word_waiting(0xffffffffu), 0xffff);
+	CHECK_EQ(coupled_word_ready(0xffffffffu), 0xffff);
+	CHECK_EQ(coupled_word_waiting(0xffff0000u), 0);
+	CHECK_EQ(coupled_word_ready(0x0000ffffu), 0);
+}
+
+/*
+ * The all-ready value is a bitwise OR of the two halves.  The seed's logical
+ * "||" gives 1 for every member count; these values catch it.
+ */
+static void test_word_all_ready(void)
+{
+	TEST_CASE("word_all_ready");
+	CHECK_EQ(coupled_word_all_ready(1), 0x00010001u);
+	CHECK_EQ(coupled_word_all_ready(2), 0x00020002u);
+	CHECK_EQ(coupled_word_all_ready(3), 0x00030003u);
+	CHECK_EQ(coupled_word_all_ready(0x8000u), 0x80008000u);
+	CHECK_EQ(coupled_word_all_ready(COUPLED_MAX_MEMBERS), 0xffffffffu);
+}
+
+static void test_word_arrive_leave(void)
+{
+	coupled_atomic_u32 w;
+
+	TEST_CASE("word_arrive_leave");
+	coupled_atomic_init(&w, 0u);
+	CHECK_EQ(coupled_word_arrive_waiting(&w), 1);
+	CHECK_EQ(coupled_word_arrive_waiting(&w), 2);
+	CHECK_EQ(coupled_word_arrive_ready(&w), 0x00010002u);
+	CHECK(coupled_word_back_out_ready(&w, 3));
+	CHECK_EQ(word_value(&w), 2);
+	coupled_word_leave_waiting(&w);
+	coupled_word_leave_waiting(&w);
+	CHECK_EQ(word_value(&w), 0);
+}
+
+/* The 16-bit boundaries: a full waiting half never carries into ready. */
+static void test_word_boundaries(void)
+{
+	coupled_atomic_u32 w;
+	uint32_t i, v = 0;
+
+	TEST_CASE("word_boundaries");
+	coupled_atomic_init(&w, 0u);
+	for (i = 0; i < COUPLED_MAX_MEMBERS; i++)
+		v = coupled_word_arrive_waiting(&w);
+	CHECK_EQ(v, 0x0000ffffu);
+	CHECK_EQ(coupled_word_ready(v), 0);
+	for (i = 0; i < COUPLED_MAX_MEMBERS - 1; i++)
+		v = coupled_word_arrive_ready(&w);
+	CHECK_EQ(v, 0xfffeffffu);
+	CHECK(v != coupled_word_all_ready(COUPLED_MAX_MEMBERS));
+	/* The last ready arrival reaches all-ready exactly. */
+	v = coupled_word_arrive_ready(&w);
+	CHECK_EQ(v, coupled_word_all_ready(COUPLED_MAX_MEMBERS));
+	/* All-ready is absorbing: no back-out. */
+	CHECK(!coupled_word_back_out_ready(&w, COUPLED_MAX_MEMBERS));
+	CHECK_EQ(word_value(&w), 0xffffffffu);
+	/* done leaves both halves at once, down to zero. */
+	for (i = 0; i < COUPLED_MAX_MEMBERS; i++)
+		coupled_word_done(&w);
+	CHECK_EQ(word_value(&w), 0);
+}
+
+static void test_word_back_out_guard(void)
+{
+	coupled_atomic_u32 w;
+
+	TEST_CASE("word_back_out_guard");
+	/* 3 members, all waiting, 2 ready: backing out is allowed. */
+	coupled_atomic_init(&w, 0x00020003u);
+	CHECK(coupled_word_back_out_ready(&w, 3));
+	CHECK_EQ(word_value(&w), 0x00010003u);
+	/* 3 members all ready: refused, word unchanged. */
+	coupled_store(&w, 0x00030003u, COUPLED_RELAXED);
+	CHECK(!coupled_word_back_out_ready(&w, 3));
+	CHECK_EQ(word_value(&w), 0x00030003u);
+	/* After one member's done the word is no longer all-ready. */
+	coupled_word_done(&w);
+	CHECK_EQ(word_value(&w), 0x00020002u);
+}
+
+/* ---- the API, single-threaded --------------------------------------- */
+
+static unsigned action_runs;
+static int32_t action_param;
+static uint32_t action_members;
+
+static void count_action(const struct coupled_round *r, void *ctx)
+{
+	(void)ctx;
+	action_runs++;
+	action_param = r->param;
+	action_members = r->members;
+}
+
+/* Bytes of a group and its slots, to prove a failed call touched nothing. */
+struct snapshot {
+	unsigned char group[sizeof(struct coupled_group)];
+	unsigned char slots[4 * sizeof(struct coupled_slot)];
+};
+
+static void take(struct snapshot *s, struct coupled_group *g,
+		 struct coupled_slot *slots)
+{
+	memcpy(s->group, (void *)g, sizeof(s->group));
+	memcpy(s->slots, (void *)slots, sizeof(s->slots));
+}
+
+static int same(struct snapshot *s, struct coupled_group *g,
+		struct coupled_slot *slots)
+{
+	return memcmp(s->group, (void *)g, sizeof(s->group)) == 0 &&
+	       memcmp(s->slots, (void *)slots, sizeof(s->slots)) == 0;
+}
+
+static void test_init_errors(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[4];
+	unsigned char before[sizeof(g)];
+
+	TEST_CASE("init_errors");
+	memset((void *)&g, 0xa5, sizeof(g));
+	memcpy(before, (void *)&g, sizeof(g));
+	CHECK_EQ(coupled_group_init(NULL, slots, 4, 4, NULL), COUPLED_EINVAL);
+	CHECK_EQ(coupled_group_init(&g, NULL, 4, 4, NULL), COUPLED_EINVAL);
+	CHECK_EQ(coupled_group_init(&g, slots, 0, 0, NULL), COUPLED_ERANGE);
+	CHECK_EQ(coupled_group_init(&g, slots, COUPLED_MAX_MEMBERS + 1u, 1,
+				    NULL),
+		 COUPLED_ERANGE);
+	CHECK_EQ(coupled_group_init(&g, slots, 4, 5, NULL), COUPLED_EINVAL);
+	CHECK(memcmp(before, (void *)&g, sizeof(g)) == 0);
+	CHECK_EQ(coupled_group_init(&g, slots, 4, 4, NULL), 0);
+	CHECK_EQ(coupled_group_members(&g), 4);
+	CHECK_EQ(coupled_group_members(NULL), 0);
+	CHECK(coupled_is_member(&g, 3));
+	CHECK(!coupled_is_member(&g, 4));
+	CHECK(!coupled_is_member(NULL, 0));
+	CHECK(coupled_participant_adapter(&g, 3) != NULL);
+	CHECK(coupled_participant_adapter(&g, 4) == NULL);
+}
+
+static void test_enter_errors(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[4];
+	struct snapshot snap;
+
+	TEST_CASE("enter_errors");
+	CHECK_EQ(coupled_group_init(&g, slots, 4, 2, NULL), 0);
+	take(&snap, &g, slots);
+	CHECK_EQ(coupled_enter(NULL, 0, 1, count_action, NULL),
+		 COUPLED_EINVAL);
+	CHECK_EQ(coupled_enter(&g, 0, 1, NULL, NULL), COUPLED_EINVAL);
+	CHECK_EQ(coupled_enter(&g, 0, -1, count_action, NULL),
+		 COUPLED_EINVAL);
+	CHECK_EQ(coupled_enter(&g, 4, 1, count_action, NULL),
+		 COUPLED_ERANGE);
+	CHECK_EQ(coupled_enter(&g, UINT32_MAX, 1, count_action, NULL),
+		 COUPLED_ERANGE);
+	CHECK_EQ(coupled_enter(&g, 2, 1, count_action, NULL),
+		 COUPLED_ENOENT);
+	CHECK(same(&snap, &g, slots));
+	CHECK_EQ(action_runs, 0);
+}
+
+static void test_membership_errors(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[4];
+	struct snapshot snap;
+
+	TEST_CASE("membership_errors");
+	CHECK_EQ(coupled_group_init(&g, slots, 4, 2, NULL), 0);
+	take(&snap, &g, slots);
+	CHECK_EQ(coupled_join(NULL, 0), COUPLED_EINVAL);
+	CHECK_EQ(coupled_join(&g, 4), COUPLED_ERANGE);
+	CHECK_EQ(coupled_leave(NULL, 0), COUPLED_EINVAL);
+	CHECK_EQ(coupled_leave(&g, 4), COUPLED_ERANGE);
+	CHECK(same(&snap, &g, slots));
+	/* A refused join or leave changes nothing visible. */
+	CHECK_EQ(coupled_join(&g, 1), COUPLED_EEXIST);
+	CHECK_EQ(coupled_leave(&g, 3), COUPLED_ENOENT);
+	CHECK_EQ(coupled_group_members(&g), 2);
+	CHECK(same(&snap, &g, slots));
+	/* Real changes. */
+	CHECK_EQ(coupled_join(&g, 3), 0);
+	CHECK_EQ(coupled_group_members(&g), 3);
+	CHECK(coupled_is_member(&g, 3));
+	CHECK_EQ(coupled_leave(&g, 0), 0);
+	CHECK_EQ(coupled_group_members(&g), 2);
+	CHECK(!coupled_is_member(&g, 0));
+	CHECK_EQ(coupled_enter(&g, 0, 1, count_action, NULL),
+		 COUPLED_ENOENT);
+}
+
+static void test_single_member_round(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[2];
+	int i;
+
+	TEST_CASE("single_member_round");
+	CHECK_EQ(coupled_group_init(&g, slots, 2, 1, NULL), 0);
+	action_runs = 0;
+	for (i = 0; i < 5; i++) {
+		CHECK_EQ(coupled_enter(&g, 0, 7 + i, count_action, NULL),
+			 COUPLED_COMMITTED);
+		CHECK_EQ(action_runs, (unsigned)i + 1u);
+		CHECK_EQ(action_param, 7 + i);
+		CHECK_EQ(action_members, 1);
+		CHECK_EQ(word_value(&g.counts), 0);
+	}
+}
+
+/* Re-entry from inside the action is refused and changes nothing. */
+static struct coupled_group reentry_group;
+static int reentry_result;
+static uint32_t reentry_word_before, reentry_word_after;
+
+static void reentry_action(const struct coupled_round *r, void *ctx)
+{
+	(void)ctx;
+	reentry_word_before = word_value(&reentry_group.counts);
+	reentry_result = coupled_enter(r->group, r->self, 1, count_action,
+				       NULL);
+	reentry_word_after = word_value(&reentry_group.counts);
+}
+
+static void test_reentry(void)
+{
+	struct coupled_slot slots[1];
+
+	TEST_CASE("reentry");
+	CHECK_EQ(coupled_group_init(&reentry_group, slots, 1, 1, NULL), 0);
+	action_runs = 0;
+	CHECK_EQ(coupled_enter(&reentry_group, 0, 1, reentry_action, NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(reentry_result, COUPLED_EBUSY);
+	CHECK_EQ(reentry_word_before, reentry_word_after);
+	CHECK_EQ(action_runs, 0);
+	/* And the participant can enter again afterwards. */
+	CHECK_EQ(coupled_enter(&reentry_group, 0, 1, count_action, NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(action_runs, 1);
+}
+
+static int32_t reduce_sum(int32_t acc, int32_t r)
+{
+	return acc + r;
+}
+
+static void test_reductions(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[1];
+
+	TEST_CASE("reductions");
+	CHECK_EQ(coupled_reduce_min(3, 1), 1);
+	CHECK_EQ(coupled_reduce_min(1, 3), 1);
+	CHECK_EQ(coupled_reduce_max(3, 1), 3);
+	CHECK_EQ(coupled_reduce_max(1, 3), 3);
+	CHECK_EQ(coupled_group_init(&g, slots, 1, 1, reduce_sum), 0);
+	CHECK_EQ(coupled_enter(&g, 0, 42, count_action, NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(action_param, 42);
+}
+
+static void test_barrier_vote_errors(void)
+{
+	struct coupled_round r;
+
+	TEST_CASE("barrier_vote_errors");
+	memset((void *)&r, 0, sizeof(r));
+	CHECK_EQ(coupled_barrier(NULL), COUPLED_EINVAL);
+	CHECK_EQ(coupled_barrier(&r), COUPLED_EINVAL);
+	CHECK_EQ(coupled_vote(NULL, true), COUPLED_EINVAL);
+	CHECK_EQ(coupled_vote(&r, false), COUPLED_EINVAL);
+}
+
+static int vote_results[3];
+
+static void vote_action(const struct coupled_round *r, void *ctx)
+{
+	(void)ctx;
+	/* One member: its own vote decides; the barrier is immediate. */
+	CHECK_EQ(coupled_barrier(r), 0);
+	vote_results[0] = coupled_vote(r, true);
+	vote_results[1] = coupled_vote(r, false);
+	vote_results[2] = coupled_vote(r, false);
+}
+
+static void test_vote_single(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[1];
+
+	TEST_CASE("vote_single");
+	CHECK_EQ(coupled_group_init(&g, slots, 1, 1, NULL), 0);
+	CHECK_EQ(coupled_enter(&g, 0, 0, vote_action, NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(vote_results[0], 1);
+	CHECK_EQ(vote_results[1], 0);
+	CHECK_EQ(vote_results[2], 0);
+}
+
+static bool always_abort(void *arg, uint32_t self)
+{
+	(void)self;
+	++*(unsigned *)arg;
+	return true;
+}
+
+/*
+ * One thread alone in a two-member group can never commit; each abort
+ * source makes it return its own code with the word back at zero.
+ */
+static void test_abort_sources_alone(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[2];
+	struct coupled_enter_opts opts;
+	unsigned polls = 0;
+
+	TEST_CASE("abort_sources_alone");
+	CHECK_EQ(coupled_group_init(&g, slots, 2, 2, NULL), 0);
+	action_runs = 0;
+
+	memset((void *)&opts, 0, sizeof(opts));
+	opts.should_abort = always_abort;
+	opts.abort_arg = &polls;
+	CHECK_EQ(coupled_enter_opts(&g, 0, 1, count_action, NULL, &opts),
+		 COUPLED_ABORT_CALLER);
+	CHECK(polls >= 1);
+	CHECK_EQ(word_value(&g.counts), 0);
+
+#if COUPLED_ADAPTER_HAS_CLOCK
+	memset((void *)&opts, 0, sizeof(opts));
+	opts.deadline = coupled_adapter_now(coupled_group_adapter(&g)) +
+			2000000u; /* 2 ms */
+	CHECK_EQ(coupled_enter_opts(&g, 0, 1, count_action, NULL, &opts),
+		 COUPLED_ABORT_TIMEOUT);
+	CHECK(coupled_adapter_now(coupled_group_adapter(&g)) >= opts.deadline);
+	CHECK_EQ(word_value(&g.counts), 0);
+	/* A deadline already in the past aborts at once. */
+	opts.deadline = 1;
+	CHECK_EQ(coupled_enter_opts(&g, 1, 1, count_action, NULL, &opts),
+		 COUPLED_ABORT_TIMEOUT);
+	CHECK_EQ(word_value(&g.counts), 0);
+#else
+	memset((void *)&opts, 0, sizeof(opts));
+	opts.deadline = 1;
+	{
+		/* Without a clock a deadline is refused, nothing touched. */
+		struct coupled_slot four[4];
+		struct coupled_group g4;
+		struct snapshot snap;
+
+		CHECK_EQ(coupled_group_init(&g4, four, 4, 2, NULL), 0);
+		take(&snap, &g4, four);
+		CHECK_EQ(coupled_enter_opts(&g4, 0, 1, count_action, NULL,
+					    &opts),
+			 COUPLED_EOPNOTSUPP);
+		CHECK(same(&snap, &g4, four));
+	}
+#endif
+
+#ifdef COUPLED_ADAPTER_PTHREAD
+	coupled_pthread_raise_work(coupled_group_adapter(&g),
+				   coupled_participant_adapter(&g, 0), 0);
+	CHECK_EQ(coupled_enter(&g, 0, 1, count_action, NULL),
+		 COUPLED_ABORT_WORK);
+	CHECK_EQ(word_value(&g.counts), 0);
+	coupled_pthread_clear_work(coupled_participant_adapter(&g, 0));
+#endif
+	CHECK_EQ(action_runs, 0);
+}
+
+static void test_stats(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[2];
+	struct coupled_stats st;
+	struct coupled_enter_opts opts;
+	unsigned polls = 0;
+	int i;
+
+	TEST_CASE("stats");
+	CHECK_EQ(coupled_group_init(&g, slots, 2, 1, NULL), 0);
+	CHECK_EQ(coupled_stats_read(NULL, &st), COUPLED_EINVAL);
+	CHECK_EQ(coupled_stats_read(&g, NULL), COUPLED_EINVAL);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(coupled_enter(&g, 0, 1, count_action, NULL), 0);
+	CHECK_EQ(coupled_join(&g, 1), 0);
+	memset((void *)&opts, 0, sizeof(opts));
+	opts.should_abort = always_abort;
+	opts.abort_arg = &polls;
+	CHECK_EQ(coupled_enter_opts(&g, 1, 1, count_action, NULL, &opts),
+		 COUPLED_ABORT_CALLER);
+#ifdef COUPLED_STATS
+	CHECK_EQ(coupled_stats_read(&g, &st), 0);
+	CHECK_EQ(st.commits, 3);
+	CHECK_EQ(st.attempts, 4);
+	CHECK_EQ(st.aborts[COUPLED_ABORT_CALLER], 1);
+	CHECK_EQ(st.aborts[COUPLED_ABORT_WORK], 0);
+	CHECK_EQ(st.retries, 0);
+	CHECK_EQ(st.restarts, 0);
+#else
+	CHECK_EQ(coupled_stats_read(&g, &st), COUPLED_EOPNOTSUPP);
+	CHECK_EQ(st.commits, 0);
+#endif
+}
+
+static void test_strerror(void)
+{
+	TEST_CASE("strerror");
+	CHECK(strcmp(coupled_strerror(COUPLED_COMMITTED), "committed") == 0);
+	CHECK(strcmp(coupled_strerror(COUPLED_ABORT_TIMEOUT),
+		     "abort: timeout") == 0);
+	CHECK(strcmp(coupled_strerror(COUPLED_EBUSY), "already inside") == 0);
+	CHECK(strcmp(coupled_strerror(12345), "unknown") == 0);
+}
+
+/* The largest group the word allows initialises and runs. */
+static void test_max_capacity(void)
+{
+	struct coupled_group g;
+	struct coupled_slot *slots;
+
+	TEST_CASE("max_capacity");
+	slots = (struct coupled_slot *)malloc(COUPLED_MAX_MEMBERS *
+					      sizeof(*slots));
+	CHECK(slots != NULL);
+	CHECK_EQ(coupled_group_init(&g, slots, COUPLED_MAX_MEMBERS, 1, NULL),
+		 0);
+	CHECK_EQ(coupled_join(&g, COUPLED_MAX_MEMBERS - 1u), 0);
+	CHECK_EQ(coupled_leave(&g, 0), 0);
+	CHECK_EQ(coupled_enter(&g, COUPLED_MAX_MEMBERS - 1u, 5, count_action,
+			       NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(action_param, 5);
+	free(slots);
+}
+
+int main(void)
+{
+	printf("adapter: %s, %s\n", COUPLED_ADAPTER_NAME,
+#ifdef __cplusplus
+	       "C++"
+#else
+	       "C"
+#endif
+	);
+	test_word_layout();
+	test_word_all_ready();
+	test_word_arrive_leave();
+	test_word_boundaries();
+	test_word_back_out_guard();
+	test_init_errors();
+	test_enter_errors();
+	test_membership_errors();
+	test_single_member_round();
+	test_reentry();
+	test_reductions();
+	test_barrier_vote_errors();
+	test_vote_single();
+	test_abort_sources_alone();
+	test_stats();
+	test_strerror();
+	test_max_capacity();
+	printf("all unit tests passed\n");
+	return 0;
+}
