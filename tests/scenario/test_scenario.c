@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * test_scenario.c - scripted, deterministic interleavings of the protocol.
+ *
+ * Usage: test_scenario <name>|all [futex|condvar].  Each scenario drives 2-3 participant threads
+ * step by step through the core's hook points (stepctl.h) and checks the
+ * outcome: return codes, the packed word, who ran the action with which
+ * parameter in which round.
+ */
+#include "stepctl.h"
+
+#include <string.h>
+
+#define A 0
+#define B 1
+#define C 2
+#define BIT(p) (1u << (p))
+
+static struct coupled_group group;
+static struct coupled_slot slots[STEPCTL_MAX];
+
+static uint32_t word(void)
+{
+	/* relaxed: only read while the participants are stopped or idle. */
+	return coupled_load(&group.counts, COUPLED_RELAXED);
+}
+
+static struct coupled_adapter_slot *adapter_of(int i)
+{
+	return coupled_participant_adapter(&group, (uint32_t)i);
+}
+
+static void raise_work(int i)
+{
+	coupled_pthread_raise_work(coupled_group_adapter(&group), adapter_of(i),
+				   (uint32_t)i);
+}
+
+static void clear_work(int i)
+{
+	coupled_pthread_clear_work(adapter_of(i));
+}
+
+static int strategy = COUPLED_PTHREAD_FUTEX;
+
+static void setup(uint32_t capacity, uint32_t members, coupled_reduce_fn red)
+{
+	CHECK_EQ(coupled_group_init(&group, slots, capacity, members, red), 0);
+	CHECK_EQ(coupled_pthread_set_strategy(coupled_group_adapter(&group),
+					      strategy),
+		 0);
+	stepctl_init(&group, capacity);
+}
+
+/* Every listed participant ran the action @runs times, in one same round. */
+static void check_same_round(const int *ids, int n, int32_t param,
+			     uint32_t members)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		CHECK_EQ(stepctl_runs(ids[i]), 1);
+		CHECK_EQ(ctl.gen[ids[i]], ctl.gen[ids[0]]);
+		CHECK_EQ(ctl.param[ids[i]], param);
+		CHECK_EQ(ctl.members[ids[i]], members);
+	}
+}
+
+static uint32_t slot_stat_retries(int i)
+{
+	/* relaxed: read after the participant's thread was joined. */
+	return coupled_load(&slots[i].stats.retries, COUPLED_RELAXED);
+}
+
+static uint32_t slot_stat_restarts(int i)
+{
+	/* relaxed: read after the participant's thread was joined. */
+	return coupled_load(&slots[i].stats.restarts, COUPLED_RELAXED);
+}
+
+/* Three members commit together; the minimum request is the parameter. */
+static void scenario_all_commit(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	static const int32_t req[3] = { 3, 1, 2 };
+	int i;
+
+	setup(3, 3, NULL);
+	for (i = 0; i < 3; i++) {
+		stepctl_start(&p[i], i, 1, req[i], NULL);
+		stepctl_permit(i);
+	}
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+		stepctl_join(&p[i]);
+	}
+	check_same_round(ids, 3, 1, 3);
+	CHECK_EQ(word(), 0);
+}
+
+/* A selectable reduction: the maximum. */
+static void scenario_max_wins(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	static const int32_t req[3] = { 3, 9, 2 };
+	int i;
+
+	setup(3, 3, coupled_reduce_max);
+	for (i = 0; i < 3; i++) {
+		stepctl_start(&p[i], i, 1, req[i], NULL);
+		stepctl_permit(i);
+	}
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+		stepctl_join(&p[i]);
+	}
+	check_same_round(ids, 3, 9, 3);
+}
+
+/*
+ * A waits alone in phase 1 and gets work: it aborts, the word is as if it
+ * never entered and nobody ran the action.  Then A retries with B: commit.
+ */
+static void scenario_abort_phase1(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 2, 4, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(word(), 0x00000001u);
+	raise_work(A);
+	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
+	CHECK_EQ(word(), 0);
+	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+
+	clear_work(A);
+	stepctl_permit(A);
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 2, 2);
+	CHECK_EQ(word(), 0);
+}
+
+/*
+ * Both are waiting; A is ready, B not yet.  A gets work and backs out of
+ * ready: it aborts and leaves B waiting alone.  B then counts ready, sees
+ * that not everyone waits, backs out to phase 1 (a retry) and nobody
+ * commits.  When A comes back, both commit.
+ */
+static void scenario_abort_phase2(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 2, 1, NULL);
+	stepctl_start(&p[B], B, 1, 3, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_break(B, COUPLED_HOOK_READY, 1);
+	stepctl_permit(A);
+	stepctl_permit(B);
+	stepctl_expect(A, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(B, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010002u);
+
+	raise_work(A);
+	stepctl_release(A, COUPLED_HOOK_READY_SPIN);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
+	CHECK_EQ(word(), 0x00000001u);
+
+	stepctl_break(B, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_release(B, COUPLED_HOOK_READY);
+	stepctl_expect(B, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(word(), 0x00000001u);
+	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+
+	clear_work(A);
+	stepctl_release(B, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_permit(A);
+	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 1, 2);
+	CHECK(slot_stat_retries(B) >= 1);
+	CHECK_EQ(word(), 0);
+}
+
+/*
+ * A participant that sees every member waiting must still wait for its poke
+ * (the race Linux fixed after the seed): B has counted itself as the last
+ * arriver but not yet poked; A, woken spuriously, must go back to sleep
+ * instead of going ready.
+ */
+static void scenario_wait_for_poke(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+	int at;
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 1, 5, NULL);
+	stepctl_start(&p[B], B, 1, 5, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_resume(A); /* A now rests in the safe state */
+
+	stepctl_break(B, COUPLED_HOOK_LAST_ARRIVER, 1);
+	stepctl_permit(B);
+	stepctl_expect(B, COUPLED_HOOK_LAST_ARRIVER);
+	CHECK_EQ(word(), 0x00000002u);
+
+	/* A spurious wake, not a poke. */
+	stepctl_break(A, COUPLED_HOOK_READY, 1);
+	coupled_adapter_wake(coupled_group_adapter(&group), adapter_of(A), A);
+	at = stepctl_wait_at(A, BIT(COUPLED_HOOK_PHASE1_SLEEP) |
+					BIT(COUPLED_HOOK_READY));
+	printf("   after a spurious wake, A stopped at %s\n",
+	       stepctl_point_names[at]);
+	CHECK_EQ(at, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(word(), 0x00000002u);
+
+	stepctl_break(A, COUPLED_HOOK_READY, 0);
+	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(B, COUPLED_HOOK_LAST_ARRIVER);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 5, 2);
+}
+
+/*
+ * The lost-wake check.  C is the last arriver and pokes A and B.  B aborts
+ * from the ready phase and comes back as the new last arriver, poking A
+ * again, while A has already handled its pokes and is on its way to ready.
+ * The round reaches all-ready with A's second poke unhandled: the closer
+ * must decide a restart, everyone backs out together, and the next attempt
+ * commits.  Nobody runs the action in the restarted round.
+ */
+static void scenario_lost_poke_restart(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	int i;
+
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 1, 2, NULL);
+	stepctl_start(&p[B], B, 2, 3, NULL);
+	stepctl_start(&p[C], C, 1, 1, NULL);
+
+	/* A and B arrive first and rest. */
+	for (i = A; i <= B; i++) {
+		stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
+		stepctl_break(i, COUPLED_HOOK_READY, 1);
+		stepctl_permit(i);
+		stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
+	}
+	/* C arrives last and pokes; A and B wake and stop before ready. */
+	stepctl_permit(C);
+	stepctl_expect(A, COUPLED_HOOK_READY);
+	stepctl_expect(B, COUPLED_HOOK_READY);
+
+	/* B gets work and aborts from the ready phase. */
+	raise_work(B);
+	stepctl_resume(B); /* its READY breakpoint stays for the next call */
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_ABORT_WORK);
+	clear_work(B);
+
+	/* B comes back as the last arriver and pokes A again. */
+	stepctl_permit(B);
+	stepctl_expect(B, COUPLED_HOOK_READY);
+	CHECK_EQ(coupled_word_waiting(word()), 3);
+
+	/* A goes ready with that poke pending; then B completes the word. */
+	stepctl_release(A, COUPLED_HOOK_READY);
+	stepctl_release(B, COUPLED_HOOK_READY);
+
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(C, 0), COUPLED_COMMITTED);
+	for (i = 0; i < 3; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 3, 1, 3);
+	for (i = 0; i < 3; i++) {
+		printf("   participant %d restarts: %u\n", i,
+		       (unsigned)slot_stat_restarts(i));
+		CHECK_EQ(slot_stat_restarts(i), 1);
+	}
+	CHECK_EQ(word(), 0);
+}
+
+/*
+ * Irrevocable commit.  B counted itself ready, then got work and decided to
+ * back out: it stops just before the back-out.  A completes the word, decides
+ * the round and acknowledges it.  B's back-out must now be refused, and B
+ * must commit with A, work or not.  (The hazard in the Linux exit: a slow
+ * participant backs out of a round the others committed.)
+ */
+static void scenario_irrevocable_commit(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 1, 2, NULL);
+	stepctl_start(&p[B], B, 1, 1, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_break(A, COUPLED_HOOK_READY, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+
+	stepctl_break(B, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_permit(B);
+	stepctl_expect(B, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(A, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010002u);
+
+	/* B gets work and heads for the back-out. */
+	raise_work(B);
+	stepctl_break(B, COUPLED_HOOK_BACK_OUT, 1);
+	stepctl_release(B, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(B, COUPLED_HOOK_BACK_OUT);
+
+	/* A completes the word and decides the round. */
+	stepctl_break(A, COUPLED_HOOK_DECIDED, 1);
+	stepctl_release(A, COUPLED_HOOK_READY);
+	stepctl_expect(A, COUPLED_HOOK_DECIDED);
+	CHECK_EQ(word(), coupled_word_all_ready(2));
+
+	/*
+	 * B's back-out comes too late: it must commit.  (A cannot leave the
+	 * round before B acknowledged it, so the order of the two releases
+	 * does not matter.)
+	 */
+	stepctl_break(B, COUPLED_HOOK_DECIDED, 1);
+	stepctl_release(B, COUPLED_HOOK_BACK_OUT);
+	stepctl_expect(B, COUPLED_HOOK_DECIDED);
+	CHECK_EQ(word(), coupled_word_all_ready(2));
+	stepctl_release(B, COUPLED_HOOK_DECIDED);
+	stepctl_release(A, COUPLED_HOOK_DECIDED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 1, 2);
+	clear_work(B);
+	CHECK_EQ(word(), 0);
+}
+
+struct change_args {
+	pthread_t thread;
+	int join;
+	uint32_t id;
+	int result;
+};
+
+static void *change_main(void *arg)
+{
+	struct change_args *c = (struct change_args *)arg;
+
+	c->result = c->join ? coupled_join(&group, c->id)
+			    : coupled_leave(&group, c->id);
+	return NULL;
+}
+
+/*
+ * A membership change while A waits: A aborts with the membership code, the
+ * changer sees nobody waiting before it changes anything, and the next round
+ * has the new member count.
+ */
+static void membership_while_waiting(int join)
+{
+	struct stepctl_participant p[3];
+	struct change_args ch;
+	int i, n_after = join ? 3 : 2;
+	static const int ids[3] = { A, B, C };
+
+	setup(3, join ? 2 : 3, NULL);
+	stepctl_start(&p[A], A, 2, 3, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+	stepctl_start(&p[C], C, 1, 1, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+
+	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
+	ch.join = join;
+	ch.id = C;
+	ch.result = 999;
+	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+
+	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
+	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK_EQ(word(), 0);
+	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK(pthread_join(ch.thread, NULL) == 0);
+	CHECK_EQ(ch.result, 0);
+	CHECK_EQ(coupled_group_members(&group), n_after);
+	CHECK_EQ(coupled_is_member(&group, C), join);
+
+	for (i = 0; i < 3; i++)
+		stepctl_permit(i);
+	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(C, 0), join ? COUPLED_COMMITTED
+					    : COUPLED_ENOENT);
+	for (i = 0; i < 3; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, n_after, join ? 1 : 2, (uint32_t)n_after);
+	if (!join)
+		CHECK_EQ(stepctl_runs(C), 0);
+}
+
+static void scenario_join_while_waiting(void)
+{
+	membership_while_waiting(1);
+}
+
+static void scenario_leave_while_waiting(void)
+{
+	membership_while_waiting(0);
+}
+
+/*
+ * Inside the action: barriers and votes.  In every round one member chosen
+ * by the generation votes to abort the first vote; nobody the second.  All
+ * members must learn the same outcomes, and the barrier must hold everyone
+ * until all arrived.
+ */
+#define VOTE_ROUNDS 200
+static pthread_mutex_t vote_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned vote_arrivals[VOTE_ROUNDS + 1];
+static int vote_seen[3][VOTE_ROUNDS + 1][2];
+
+static void vote_action(const struct coupled_round *r, void *arg)
+{
+	uint32_t gen = r->generation;
+	int first, second;
+	unsigned seen;
+
+	(void)arg;
+	CHECK(gen <= VOTE_ROUNDS);
+	pthread_mutex_lock(&vote_lock);
+	vote_arrivals[gen]++;
+	pthread_mutex_unlock(&vote_lock);
+	CHECK_EQ(coupled_barrier(r), 0);
+	pthread_mutex_lock(&vote_lock);
+	seen = vote_arrivals[gen];
+	pthread_mutex_unlock(&vote_lock);
+	/* The barrier let nobody through before all had arrived. */
+	CHECK_EQ(seen, r->members);
+
+	first = coupled_vote(r, r->self == gen % r->members);
+	second = coupled_vote(r, false);
+	vote_seen[r->self][gen][0] = first;
+	vote_seen[r->self][gen][1] = second;
+}
+
+struct vote_thread {
+	pthread_t thread;
+	uint32_t id;
+};
+
+static void *vote_main(void *arg)
+{
+	struct vote_thread *t = (struct vote_thread *)arg;
+	int k;
+
+	for (k = 0; k < VOTE_ROUNDS; k++)
+		CHECK_EQ(coupled_enter(&group, t->id, 1, vote_action, NULL),
+			 COUPLED_COMMITTED);
+	return NULL;
+}
+
+static void scenario_vote_abort(void)
+{
+	struct vote_thread t[3];
+	uint32_t i, gen;
+
+	setup(3, 3, NULL);
+	for (i = 0; i < 3; i++) {
+		t[i].id = i;
+		CHECK(pthread_create(&t[i].thread, NULL, vote_main, &t[i]) ==
+		      0);
+	}
+	for (i = 0; i < 3; i++)
+		CHECK(pthread_join(t[i].thread, NULL) == 0);
+	for (gen = 1; gen <= VOTE_ROUNDS; gen++) {
+		for (i = 0; i < 3; i++) {
+			CHECK_EQ(vote_seen[i][gen][0], 1);
+			CHECK_EQ(vote_seen[i][gen][1], 0);
+		}
+	}
+	printf("   %d rounds, every member saw abort then proceed\n",
+	       VOTE_ROUNDS);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} scenarios[] = {
+	{ "all_commit", scenario_all_commit },
+	{ "max_wins", scenario_max_wins },
+	{ "abort_phase1", scenario_abort_phase1 },
+	{ "abort_phase2", scenario_abort_phase2 },
+	{ "wait_for_poke", scenario_wait_for_poke },
+	{ "lost_poke_restart", scenario_lost_poke_restart },
+	{ "irrevocable_commit", scenario_irrevocable_commit },
+	{ "join_while_waiting", scenario_join_while_waiting },
+	{ "leave_while_waiting", scenario_leave_while_waiting },
+	{ "vote_abort", scenario_vote_abort },
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc >= 3 && strcmp(argv[2], "condvar") == 0)
+		strategy = COUPLED_PTHREAD_CONDVAR;
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		if (argc < 2 || strcmp(argv[1], "all") == 0 ||
+		    strcmp(argv[1], scenarios[i].name) == 0) {
+			printf("-- %s (%s)\n", scenarios[i].name,
+			       coupled_pthread_strategy_name(strategy));
+			scenarios[i].fn();
+			if (argc >= 2 && strcmp(argv[1], "all") != 0)
+				return 0;
+		}
+	}
+	if (argc >= 2 && strcmp(argv[1], "all") != 0) {
+		fprintf(stderr, "unknown scenario %s\n", argv[1]);
+		return 2;
+	}
+	return 0;
+}
