@@ -89,7 +89,8 @@ enum coupled_hook_point {
 	COUPLED_HOOK_DECIDED,        /* after acknowledging the decision */
 	COUPLED_HOOK_DONE,           /* before coupled_word_done() */
 	COUPLED_HOOK_EXITED,         /* after the exit wait, before returning */
-	COUPLED_HOOK_MEMBERSHIP      /* a changer holds prevent, waiting == 0 */
+	COUPLED_HOOK_MEMBERSHIP,     /* a changer holds prevent, waiting == 0 */
+	COUPLED_HOOK_LEAVE_DRAIN     /* a leaver waits for the id's call to end */
 };
 #ifndef COUPLED_HOOK
 #define COUPLED_HOOK(group, self, point) \
@@ -191,7 +192,10 @@ struct coupled_slot {
 	coupled_atomic_u32 poke_handled;
 	/* Generation of the last decision the owner saw; written by the owner. */
 	coupled_atomic_u32 ack;
-	/* 1 while the owner is inside coupled_enter(); re-entry guard. */
+	/*
+	 * 1 while the owner is inside coupled_enter(): the re-entry guard, and
+	 * what coupled_leave() waits on (a Dekker pair with @member).
+	 */
 	coupled_atomic_u32 inside;
 #ifdef COUPLED_STATS
 	struct coupled__slot_stats stats;
@@ -691,7 +695,11 @@ attempt:
 		COUPLED__STAT_INC(s, aborts[COUPLED_ABORT_MEMBERSHIP]);
 		return COUPLED_ABORT_MEMBERSHIP;
 	}
-	/* relaxed: stable while we count as waiting (see above). */
+	/*
+	 * relaxed: stable while we count as waiting (see above).  Defensive:
+	 * coupled_leave() keeps prevent until our call has returned, so a
+	 * removed participant aborts on prevent above and never gets here.
+	 */
 	if (!coupled_load(&s->member, COUPLED_RELAXED)) {
 		coupled_word_leave_waiting(&g->counts);
 		return COUPLED_ENOENT;
@@ -850,11 +858,27 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 	/* relaxed: only this participant's own context writes the flag. */
 	if (coupled_load(&s->inside, COUPLED_RELAXED))
 		return COUPLED_EBUSY;
-	/* relaxed: as above; nobody else orders anything by it. */
-	coupled_store(&s->inside, 1u, COUPLED_RELAXED);
+	/*
+	 * seq_cst, this store and the load after it: a Dekker pair with
+	 * coupled_leave() (seq_cst store of member, then seq_cst load of
+	 * inside).  Either we see that we were removed and return without
+	 * touching the word, or the leaver sees us inside and waits until
+	 * this call returns.  Without it, a call racing with its own removal
+	 * could count as waiting after the change ended, a stray arrival that
+	 * can steal the last arriver's role or unlock the all-ready guard.
+	 */
+	coupled_store(&s->inside, 1u, COUPLED_SEQ_CST);
+	if (!coupled_load(&s->member, COUPLED_SEQ_CST)) {
+		/* release: as below. */
+		coupled_store(&s->inside, 0u, COUPLED_RELEASE);
+		return COUPLED_ENOENT;
+	}
 	ret = coupled__run(g, self, request, action, ctx, opts);
-	/* relaxed: as above. */
-	coupled_store(&s->inside, 0u, COUPLED_RELAXED);
+	/*
+	 * release: pairs with the leaver's seq_cst load of inside; this
+	 * call's accesses to the group happen before the leave completes.
+	 */
+	coupled_store(&s->inside, 0u, COUPLED_RELEASE);
 	return ret;
 }
 
@@ -968,9 +992,12 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
  * @id: the id to remove
  *
  * As coupled_join().  If @id is in phase 1 it aborts with
- * COUPLED_ABORT_MEMBERSHIP; its later calls return COUPLED_ENOENT.
+ * COUPLED_ABORT_MEMBERSHIP; its later calls return COUPLED_ENOENT.  Returns
+ * only once a call of @id that raced with the removal has returned, so that
+ * call never counts in a round of the new membership.
  *
- * Context: may spin.  Must not be called from an action of @g.
+ * Context: may spin.  Must not be called from an action of @g, nor by @id's
+ * own execution context while it is inside coupled_enter().
  * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_ERANGE for @id out of
  * range; COUPLED_ENOENT if @id is not a member (nothing changes).
  */
@@ -990,11 +1017,24 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 	if (!coupled_load(&g->slots[id].member, COUPLED_RELAXED)) {
 		ret = COUPLED_ENOENT;
 	} else {
+		/*
+		 * seq_cst: the Dekker pair with coupled_enter_opts()'s store
+		 * of inside and load of member (see there).
+		 */
+		coupled_store(&g->slots[id].member, 0u, COUPLED_SEQ_CST);
 		/* relaxed: published by the release in _end(). */
-		coupled_store(&g->slots[id].member, 0u, COUPLED_RELAXED);
 		coupled_store(&g->members,
 			      coupled_load(&g->members, COUPLED_RELAXED) - 1u,
 			      COUPLED_RELAXED);
+		/*
+		 * seq_cst: the other half of that pair; also an acquire of
+		 * the call's final release store of inside.  A call still
+		 * inside sees prevent (held) and returns soon.
+		 */
+		while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST)) {
+			COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_LEAVE_DRAIN);
+			coupled_adapter_relax(&g->adapter);
+		}
 	}
 	coupled__membership_end(g);
 	return ret;

@@ -45,7 +45,7 @@ static void stepctl_hook(struct coupled_group *g, uint32_t self, int point);
 
 static const char *const stepctl_point_names[STEPCTL_POINTS] = {
 	"ARRIVE", "LAST_ARRIVER", "PHASE1_SLEEP", "READY", "READY_SPIN",
-	"BACK_OUT", "DECIDED", "DONE", "EXITED", "MEMBERSHIP",
+	"BACK_OUT", "DECIDED", "DONE", "EXITED", "MEMBERSHIP", "LEAVE_DRAIN",
 };
 
 struct stepctl {

@@ -443,6 +443,60 @@ static void scenario_leave_while_waiting(void)
 }
 
 /*
+ * A call racing with its own removal: C has passed the membership check and
+ * is about to count as waiting when another thread removes C.  The leave
+ * must wait for C's call to end (C then aborts on prevent), and the next
+ * round has 2 members and a clean word.  Without the wait, C's late arrival
+ * after the change would be a stray waiting count that can take the last
+ * arriver's role from a real member (nobody is poked, the group sleeps) or
+ * unlock the all-ready guard.  The leaver never reaches LEAVE_DRAIN then,
+ * and the expectation below fails.
+ */
+static void scenario_leave_racing_entry(void)
+{
+	struct stepctl_participant p[3];
+	struct change_args ch;
+	int i;
+	static const int ids[2] = { A, B };
+
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 1, 3, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+	stepctl_start(&p[C], C, 1, 1, NULL);
+
+	stepctl_break(C, COUPLED_HOOK_ARRIVE, 1);
+	stepctl_permit(C);
+	stepctl_expect(C, COUPLED_HOOK_ARRIVE);
+
+	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_LEAVE_DRAIN, 1);
+	ch.join = 0;
+	ch.id = C;
+	ch.result = 999;
+	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	/* The leaver has removed C and now waits for C's call to end. */
+	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_LEAVE_DRAIN);
+	CHECK(!coupled_is_member(&group, C));
+	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_LEAVE_DRAIN);
+
+	stepctl_release(C, COUPLED_HOOK_ARRIVE);
+	CHECK_EQ(stepctl_result(C, 0), COUPLED_ABORT_MEMBERSHIP);
+	CHECK(pthread_join(ch.thread, NULL) == 0);
+	CHECK_EQ(ch.result, 0);
+	CHECK_EQ(word(), 0);
+	CHECK_EQ(coupled_group_members(&group), 2);
+
+	stepctl_permit(A);
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	for (i = 0; i < 3; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 2, 2, 2);
+	CHECK_EQ(stepctl_runs(C), 0);
+	CHECK_EQ(word(), 0);
+}
+
+/*
  * Inside the action: barriers and votes.  In every round one member chosen
  * by the generation votes to abort the first vote; nobody the second.  All
  * members must learn the same outcomes, and the barrier must hold everyone
@@ -529,6 +583,7 @@ static const struct {
 	{ "irrevocable_commit", scenario_irrevocable_commit },
 	{ "join_while_waiting", scenario_join_while_waiting },
 	{ "leave_while_waiting", scenario_leave_while_waiting },
+	{ "leave_racing_entry", scenario_leave_racing_entry },
 	{ "vote_abort", scenario_vote_abort },
 };
 
