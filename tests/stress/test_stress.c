@@ -11,7 +11,10 @@
  * number of polls; threads raise simulated work on random others (the
  * pthread adapter's injectable "work pending") after P% of their committed
  * rounds; with --churn the last thread leaves the group and joins again
- * after about one in 32 of its committed rounds.
+ * after about one in 32 of its committed rounds; with --changer a separate
+ * thread removes running participants and adds them back at random (at least
+ * two stay members), racing with their own calls, which then return
+ * COUPLED_ENOENT until they are members again.
  *
  * Every committed round is logged by generation.  At the end each logged
  * round must have been run by exactly its members (each once), all with the
@@ -54,6 +57,7 @@ struct worker {
 	unsigned long calls, commits, actions, results[COUPLED_ABORT_REASONS];
 	unsigned long changes;
 	int last; /* the result of the last call */
+	unsigned long absent; /* calls refused while not a member */
 };
 
 static struct coupled_group group;
@@ -64,7 +68,7 @@ static uint32_t log_size;
 static uint32_t target_rounds = 20000;
 static uint32_t nthreads = 4;
 static unsigned abort_pct = 2, work_pct = 5;
-static int churn;
+static int churn, changer;
 static atomic_int stop;
 static atomic_uint work_flag[MAX_THREADS];
 
@@ -219,7 +223,11 @@ static void *worker_main(void *arg)
 		r = coupled_enter_opts(&group, w->id, w->request, action, w,
 				       &opts);
 		w->last = r;
-		if (r == COUPLED_COMMITTED) {
+		if (r == COUPLED_ENOENT && changer) {
+			/* Removed by the changer: wait to be added back. */
+			w->absent++;
+			sched_yield();
+		} else if (r == COUPLED_COMMITTED) {
 			w->commits++;
 			maybe_raise_work(w);
 		} else if (r > 0 && r < COUPLED_ABORT_REASONS) {
@@ -233,6 +241,46 @@ static void *worker_main(void *arg)
 				(unsigned)w->id, coupled_strerror(r));
 			exit(1);
 		}
+	}
+	return NULL;
+}
+
+/*
+ * --changer: remove and add back random participants while they run.  When
+ * the last round has committed, remove everybody, so that a participant added
+ * back after that round (and now resting in phase 1 for a round that will
+ * never come) aborts and sees the stop flag.
+ */
+static unsigned long changer_ops;
+
+static void *changer_main(void *arg)
+{
+	struct worker self;
+	uint32_t t;
+
+	(void)arg;
+	memset(&self, 0, sizeof(self));
+	self.rng = 0x2545f4914f6cdd1dull;
+	while (!atomic_load(&stop)) {
+		unsigned spin = rnd(&self, 8);
+
+		t = rnd(&self, nthreads);
+		if (coupled_is_member(&group, t)) {
+			if (coupled_group_members(&group) > 2) {
+				CHECK_EQ(coupled_leave(&group, t), 0);
+				changer_ops++;
+			}
+		} else {
+			CHECK_EQ(coupled_join(&group, t), 0);
+			changer_ops++;
+		}
+		while (spin-- && !atomic_load(&stop))
+			sched_yield();
+	}
+	for (t = 0; t < nthreads; t++) {
+		int r = coupled_leave(&group, t);
+
+		CHECK(r == 0 || r == COUPLED_ENOENT);
 	}
 	return NULL;
 }
@@ -252,7 +300,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: test_stress [--threads N] [--rounds R] "
 			"[--strategy spin|futex|condvar] [--abort-pct P] "
-			"[--work-pct P] [--churn] [--seed S]\n");
+			"[--work-pct P] [--churn|--changer] [--seed S]\n");
 	exit(2);
 }
 
@@ -262,9 +310,10 @@ int main(int argc, char **argv)
 	unsigned long seed = 1;
 	unsigned long committed = 0, actions = 0, commits = 0, calls = 0;
 	unsigned long aborts[COUPLED_ABORT_REASONS] = { 0 }, changes = 0;
-	unsigned long restarted = 0;
+	unsigned long restarted = 0, absent = 0;
 	uint32_t g;
 	struct coupled_stats st;
+	pthread_t changer_thread;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -272,6 +321,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--churn")) {
 			churn = 1;
+			continue;
+		}
+		if (!strcmp(a, "--changer")) {
+			changer = 1;
 			continue;
 		}
 		if (!v)
@@ -300,7 +353,7 @@ int main(int argc, char **argv)
 			usage();
 	}
 	if (nthreads < 2 || nthreads > MAX_THREADS || target_rounds < 1 ||
-	    abort_pct > 100 || work_pct > 100)
+	    abort_pct > 100 || work_pct > 100 || (churn && changer))
 		usage();
 
 	log_size = target_rounds + 1024u;
@@ -323,7 +376,7 @@ int main(int argc, char **argv)
 	       "churn %s, seed %lu\n",
 	       (unsigned)nthreads, (unsigned)target_rounds,
 	       coupled_pthread_strategy_name(strategy), abort_pct, work_pct,
-	       churn ? "on" : "off", seed);
+	       churn ? "self" : changer ? "changer" : "off", seed);
 	fflush(stdout);
 
 	for (i = 0; i < (int)nthreads; i++) {
@@ -335,8 +388,13 @@ int main(int argc, char **argv)
 		CHECK(pthread_create(&workers[i].thread, NULL, worker_main,
 				     &workers[i]) == 0);
 	}
+	if (changer)
+		CHECK(pthread_create(&changer_thread, NULL, changer_main,
+				     NULL) == 0);
 	for (i = 0; i < (int)nthreads; i++)
 		CHECK(pthread_join(workers[i].thread, NULL) == 0);
+	if (changer)
+		CHECK(pthread_join(changer_thread, NULL) == 0);
 
 	/* Every logged round: run once by each of its members, all agreed. */
 	for (g = 0; g < log_size; g++) {
@@ -375,6 +433,7 @@ int main(int argc, char **argv)
 		calls += w->calls;
 		commits += w->commits;
 		changes += w->changes;
+		absent += w->absent;
 		for (r = 1; r < COUPLED_ABORT_REASONS; r++)
 			aborts[r] += w->results[r];
 	}
@@ -391,7 +450,10 @@ int main(int argc, char **argv)
 	       "membership changes %lu\n",
 	       aborts[COUPLED_ABORT_WORK], aborts[COUPLED_ABORT_MEMBERSHIP],
 	       aborts[COUPLED_ABORT_CALLER], aborts[COUPLED_ABORT_TIMEOUT],
-	       changes);
+	       changes + changer_ops);
+	if (changer)
+		printf("changer: %lu changes, %lu calls refused while removed\n",
+		       changer_ops, absent);
 	if (coupled_stats_read(&group, &st) == 0)
 		printf("stats: attempts %u, retries %u, restarts %lu\n",
 		       (unsigned)st.attempts, (unsigned)st.retries, restarted);
