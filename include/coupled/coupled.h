@@ -90,7 +90,11 @@ enum coupled_hook_point {
 	COUPLED_HOOK_DONE,           /* before coupled_word_done() */
 	COUPLED_HOOK_EXITED,         /* after the exit wait, before returning */
 	COUPLED_HOOK_MEMBERSHIP,     /* a changer holds prevent, waiting == 0 */
-	COUPLED_HOOK_LEAVE_DRAIN     /* a leaver waits for the id's call to end */
+	COUPLED_HOOK_LEAVE_DRAIN,    /* a leaver waits for the id's call to end */
+	COUPLED_HOOK_GATE_WAIT,      /* each turn of the wait to leave a decided
+				      * round (closer: for the acks; others:
+				      * for the exit gate) */
+	COUPLED_HOOK_EXIT_WAIT       /* each turn of the wait for ready == 0 */
 };
 #ifndef COUPLED_HOOK
 #define COUPLED_HOOK(group, self, point) \
@@ -626,22 +630,28 @@ static inline void coupled__exit(struct coupled_group *g, uint32_t self,
 			if (!coupled_load(&s->member, COUPLED_RELAXED))
 				continue;
 			/* acquire: pairs with the member's release ack. */
-			while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen)
+			while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen) {
+				COUPLED_HOOK(g, self, COUPLED_HOOK_GATE_WAIT);
 				coupled_adapter_relax(&g->adapter);
+			}
 		}
 		/* release: pairs with the acquire gate load below. */
 		coupled_store(&g->exit_gate, gen, COUPLED_RELEASE);
 	} else {
 		/* acquire: pairs with the closer's release of the gate. */
-		while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen)
+		while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen) {
+			COUPLED_HOOK(g, self, COUPLED_HOOK_GATE_WAIT);
 			coupled_adapter_relax(&g->adapter);
+		}
 	}
 
 	COUPLED_HOOK(g, self, COUPLED_HOOK_DONE);
 	coupled_word_done(&g->counts);
 	/* acquire: pairs with the release in every member's done. */
-	while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE)))
+	while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {
+		COUPLED_HOOK(g, self, COUPLED_HOOK_EXIT_WAIT);
 		coupled_adapter_relax(&g->adapter);
+	}
 	COUPLED_HOOK(g, self, COUPLED_HOOK_EXITED);
 }
 

@@ -366,6 +366,85 @@ static void scenario_irrevocable_commit(void)
 	CHECK_EQ(word(), 0);
 }
 
+/*
+ * The slow member: B heads for a back-out while the round is being decided,
+ * and its CAS comes only after the others could have left.  They must not:
+ * the closer (A) waits for every acknowledgement and C for the exit gate,
+ * so B's back-out fails and all three commit.  (If a broken exit let A or C
+ * through, they stop at EXIT_WAIT having left both halves of the word; B
+ * is released only then, and its back-out succeeds: one member aborts while
+ * the others ran the action, which the checks below catch.)
+ */
+static void scenario_late_back_out(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	const unsigned leaving = (1u << COUPLED_HOOK_GATE_WAIT) |
+				 (1u << COUPLED_HOOK_EXIT_WAIT);
+	int at_a, at_c, i;
+
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 1, 4, NULL);
+	stepctl_start(&p[B], B, 1, 5, NULL);
+	stepctl_start(&p[C], C, 1, 6, NULL);
+
+	/* A and C rest in phase 1; B arrives last and pokes them. */
+	for (i = A; i <= C; i += C - A) {
+		stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
+		stepctl_break(i, COUPLED_HOOK_READY, 1);
+		stepctl_permit(i);
+		stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
+	}
+	stepctl_break(B, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_permit(B);
+	stepctl_expect(B, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(A, COUPLED_HOOK_READY);
+	stepctl_expect(C, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010003u);
+
+	/* B gets work: it saw no decision yet and heads for the back-out. */
+	raise_work(B);
+	stepctl_break(B, COUPLED_HOOK_BACK_OUT, 1);
+	stepctl_release(B, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(B, COUPLED_HOOK_BACK_OUT);
+
+	/* C becomes ready, A completes the word and decides. */
+	stepctl_break(C, COUPLED_HOOK_DECIDED, 1);
+	stepctl_release(C, COUPLED_HOOK_READY);
+	stepctl_break(A, COUPLED_HOOK_GATE_WAIT, 1);
+	stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+	stepctl_release(A, COUPLED_HOOK_READY);
+	stepctl_expect(C, COUPLED_HOOK_DECIDED);
+	CHECK_EQ(word(), coupled_word_all_ready(3));
+
+	/* A and C run the action and try to leave; B has not acknowledged. */
+	stepctl_break(C, COUPLED_HOOK_GATE_WAIT, 1);
+	stepctl_break(C, COUPLED_HOOK_EXIT_WAIT, 1);
+	stepctl_release(C, COUPLED_HOOK_DECIDED);
+	at_a = stepctl_wait_at(A, leaving);
+	at_c = stepctl_wait_at(C, leaving);
+	printf("   participant 0 stopped at %s, participant 2 at %s\n",
+	       stepctl_point_names[at_a], stepctl_point_names[at_c]);
+
+	/* Only now B's back-out runs; then everyone goes on. */
+	stepctl_release(B, COUPLED_HOOK_BACK_OUT);
+	for (i = A; i <= C; i += C - A) {
+		stepctl_break(i, COUPLED_HOOK_GATE_WAIT, 0);
+		stepctl_break(i, COUPLED_HOOK_EXIT_WAIT, 0);
+		stepctl_resume(i);
+	}
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+	for (i = A; i <= C; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 3, 4, 3);
+	CHECK_EQ(at_a, COUPLED_HOOK_GATE_WAIT);
+	CHECK_EQ(at_c, COUPLED_HOOK_GATE_WAIT);
+	clear_work(B);
+	CHECK_EQ(word(), 0);
+}
+
 struct change_args {
 	pthread_t thread;
 	int join;
@@ -581,6 +660,7 @@ static const struct {
 	{ "wait_for_poke", scenario_wait_for_poke },
 	{ "lost_poke_restart", scenario_lost_poke_restart },
 	{ "irrevocable_commit", scenario_irrevocable_commit },
+	{ "late_back_out", scenario_late_back_out },
 	{ "join_while_waiting", scenario_join_while_waiting },
 	{ "leave_while_waiting", scenario_leave_while_waiting },
 	{ "leave_racing_entry", scenario_leave_racing_entry },
