@@ -22,20 +22,26 @@ cd "$ROOT"
 # --- step 0: packages ---------------------------------------------------------
 
 # Debian 12 package names, by group.  A group is a function appending to
-# PACKAGES; PACKAGE_GROUPS lists the groups ensure_packages installs.  Add a
+# PACKAGES; PACKAGE_GROUPS lists the groups "all" installs ("demo": core).  Add a
 # group (arm, kernel, bench, ...) by defining packages_<group> and naming it.
 PACKAGES=()
-PACKAGE_GROUPS=(core)
+PACKAGE_GROUPS=(core verify)
 
 packages_core() {
 	PACKAGES+=(cmake make gcc g++ clang libc6-dev python3
 		libtsan2 libasan8 libubsan1 libclang-rt-14-dev)
 }
 
+# The verify label: Relacy (relaxed-memory checking) and SPIN (model checking).
+packages_verify() {
+	PACKAGES+=(relacy-dev spin)
+}
+
 package_installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
+# ensure_packages GROUP...: install what the named groups need.
 ensure_packages() {
 	local group pkg
 	local -a missing=() sudo=()
@@ -48,7 +54,7 @@ ensure_packages() {
 		return 0
 	fi
 	PACKAGES=()
-	for group in "${PACKAGE_GROUPS[@]}"; do
+	for group in "$@"; do
 		"packages_$group"
 	done
 	for pkg in "${PACKAGES[@]}"; do
@@ -215,11 +221,11 @@ cmd=$1
 shift
 case $cmd in
 demo)
-	ensure_packages
+	ensure_packages core
 	run_demo "$@"
 	;;
 all)
-	ensure_packages
+	ensure_packages "${PACKAGE_GROUPS[@]}"
 	run_all "$@"
 	;;
 -h | --help | help)
