@@ -25,7 +25,7 @@ cd "$ROOT"
 # PACKAGES; PACKAGE_GROUPS lists the groups "all" installs ("demo": core).  Add a
 # group (arm, kernel, bench, ...) by defining packages_<group> and naming it.
 PACKAGES=()
-PACKAGE_GROUPS=(core verify)
+PACKAGE_GROUPS=(core verify bench)
 
 packages_core() {
 	PACKAGES+=(cmake make gcc g++ clang libc6-dev python3
@@ -35,6 +35,13 @@ packages_core() {
 # The verify label: Relacy (relaxed-memory checking) and SPIN (model checking).
 packages_verify() {
 	PACKAGES+=(relacy-dev spin)
+}
+
+# bench/: Google Benchmark (compare.py is in -tools), Concurrency Kit, callgrind,
+# and Debian's python3 modules for compare.py and the plot.
+packages_bench() {
+	PACKAGES+=(libbenchmark-dev libbenchmark-tools libck-dev valgrind
+		python3-numpy python3-scipy python3-matplotlib)
 }
 
 package_installed() {
@@ -110,6 +117,8 @@ config_settings() {
 	case $1 in
 	release)
 		CC_NAME=gcc CXX_NAME=g++
+		# The benchmarks' smoke tests (label bench) build here only.
+		CMAKE_ARGS+=(-DCOUPLED_BUILD_BENCH=ON)
 		;;
 	clang)
 		CC_NAME=clang CXX_NAME=clang++

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT OR GPL-2.0-only
+//
+// bench_main.cc - Google Benchmark suite: coupled rounds against the barriers
+// a user would pick instead, in one binary and one run.
+//
+// The library header is included directly (C++ uses its std::atomic
+// back-end); the Concurrency Kit barriers and the 2012 seed baseline are C
+// translation units.  Every case runs with 1, 2, 4, 8 and 16 threads, one
+// participant per thread; each iteration of a thread is one round.
+//
+// Google Benchmark sums iterations over threads, so "Time" is a round divided
+// by the thread count.  Read the ns_per_round counter instead: thread 0 alone
+// reports its rounds, as a rate inverted and scaled so that the counter is
+// wall-clock nanoseconds per round.
+//
+// Pure spinners (spin strategy, Concurrency Kit, seed/pause) with more threads
+// than CPUs need a scheduler time slice per participant per round: they run a
+// fixed, small number of iterations (COUPLED_BENCH_OVERSUB_ITERS, default 5)
+// and a single repetition instead of the time-based count: with 16 threads on
+// 2 CPUs a spinning round takes a few hundred milliseconds.
+
+#include "coupled/coupled.h"
+
+#include <benchmark/benchmark.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <barrier>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "baseline/seed_baseline.h"
+#include "peers/ck_peers.h"
+
+namespace {
+
+constexpr int kMaxThreads = 64;
+const int kThreadCounts[] = {1, 2, 4, 8, 16};
+
+// --- shared objects, rebuilt by each benchmark's Setup -----------------------
+
+struct coupled_group g_group;
+struct coupled_slot g_slots[kMaxThreads];
+pthread_barrier_t g_pbarrier;
+bool g_pbarrier_live = false;
+std::unique_ptr<std::barrier<>> g_stdbarrier;
+struct seed_group g_seed;
+seed_atomic_u32 g_seed_stop;
+
+// The CPUs the process may run on, read once before any thread is pinned.
+std::vector<int> g_cpus;
+
+void read_cpus()
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			g_cpus.push_back(c);
+}
+
+long oversub_iters()
+{
+	const char *s = std::getenv("COUPLED_BENCH_OVERSUB_ITERS");
+	long v = s ? std::strtol(s, nullptr, 10) : 0;
+	return v > 0 ? v : 5;
+}
+
+unsigned ncpus()
+{
+	if (!g_cpus.empty())
+		return static_cast<unsigned>(g_cpus.size());
+	unsigned n = std::thread::hardware_concurrency();
+	return n ? n : 1;
+}
+
+// Pin the calling benchmark thread to CPU (thread index mod CPUs), unless
+// COUPLED_BENCH_PIN=0.  Google Benchmark starts fresh threads for every run,
+// so every benchmark function calls this before its loop.  Without it two
+// spinning threads on a loaded 2-CPU machine often share one CPU, and each
+// round then costs a scheduler time slice.
+void pin(benchmark::State &st)
+{
+	static const bool enabled = [] {
+		const char *s = std::getenv("COUPLED_BENCH_PIN");
+		return !(s && std::strcmp(s, "0") == 0);
+	}();
+	cpu_set_t set;
+
+	if (!enabled || g_cpus.empty())
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(g_cpus[static_cast<size_t>(st.thread_index()) % g_cpus.size()],
+		&set);
+	(void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+// Thread 0 reports wall-clock nanoseconds per round (see the header comment).
+void report_rounds(benchmark::State &st)
+{
+	if (st.thread_index() == 0)
+		st.counters["ns_per_round"] = benchmark::Counter(
+			static_cast<double>(st.iterations()) * 1e-9,
+			benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void empty_action(const struct coupled_round *, void *) {}
+
+// Between an aborted call and the next: the adapter's relax (a pause for
+// spin, sched_yield() otherwise), so that retrying participants do not starve
+// a membership changer of CPU time.
+void backoff()
+{
+	coupled_adapter_relax(coupled_group_adapter(&g_group));
+}
+
+void members_action(const struct coupled_round *r, void *ctx)
+{
+	*static_cast<uint32_t *>(ctx) = r->members;
+}
+
+template <int Strategy>
+void setup_coupled(const benchmark::State &st)
+{
+	uint32_t n = static_cast<uint32_t>(st.threads());
+
+	if (coupled_group_init(&g_group, g_slots, n, n, nullptr) != 0 ||
+	    coupled_pthread_set_strategy(coupled_group_adapter(&g_group),
+					 Strategy) != 0) {
+		std::fprintf(stderr, "coupled setup failed\n");
+		std::abort();
+	}
+}
+
+// --- coupled cases -----------------------------------------------------------
+
+// A full round: enter, empty action, exit.
+void BM_coupled_round(benchmark::State &st)
+{
+	pin(st);
+	const uint32_t self = static_cast<uint32_t>(st.thread_index());
+	unsigned long failed = 0;
+
+	for (auto _ : st) {
+		if (coupled_enter(&g_group, self, 0, empty_action, nullptr) !=
+		    COUPLED_COMMITTED)
+			failed++;
+	}
+	report_rounds(st);
+	st.counters["failed"] = static_cast<double>(failed);
+}
+
+// The caller-abort check of participant 0: fires once per armed call.
+bool abort_once(void *arg, uint32_t)
+{
+	bool *armed = static_cast<bool *>(arg);
+
+	if (!*armed)
+		return false;
+	*armed = false;
+	return true;
+}
+
+// A round in which participant 0 aborts once (in the waiting phase) and then
+// enters again; the others wait, back out if they were ready, and retry.
+void BM_coupled_abort_retry(benchmark::State &st)
+{
+	pin(st);
+	const uint32_t self = static_cast<uint32_t>(st.thread_index());
+	bool armed = false;
+	struct coupled_enter_opts opts;
+	unsigned long aborts = 0;
+
+	std::memset(&opts, 0, sizeof(opts));
+	opts.should_abort = abort_once;
+	opts.abort_arg = &armed;
+	for (auto _ : st) {
+		if (self == 0) {
+			armed = true;
+			if (coupled_enter_opts(&g_group, self, 0, empty_action,
+					       nullptr, &opts) != COUPLED_COMMITTED)
+				aborts++;
+		}
+		while (coupled_enter(&g_group, self, 0, empty_action,
+				     nullptr) != COUPLED_COMMITTED)
+			backoff();
+	}
+	report_rounds(st);
+	if (self == 0)
+		st.counters["aborts_per_round"] = benchmark::Counter(
+			static_cast<double>(aborts),
+			benchmark::Counter::kAvgIterations);
+}
+
+// One full round, then the last participant leaves and joins again.  The
+// others count only rounds with every member in (they may commit rounds of
+// the smaller group while it is out, and abort on the membership change).
+void BM_coupled_join_leave(benchmark::State &st)
+{
+	pin(st);
+	const uint32_t self = static_cast<uint32_t>(st.thread_index());
+	const uint32_t n = static_cast<uint32_t>(st.threads());
+	const bool changer = self == n - 1;
+	unsigned long extra = 0;
+
+	for (auto _ : st) {
+		uint32_t members = 0;
+
+		for (;;) {
+			int r = coupled_enter(&g_group, self, 0, members_action,
+					      &members);
+			if (r == COUPLED_COMMITTED && members == n)
+				break;
+			extra++;
+			if (r != COUPLED_COMMITTED)
+				backoff();
+		}
+		if (changer) {
+			if (coupled_leave(&g_group, self) != 0 ||
+			    coupled_join(&g_group, self) != 0) {
+				std::fprintf(stderr, "join/leave failed\n");
+				std::abort();
+			}
+		}
+	}
+	report_rounds(st);
+	st.counters["extra_calls"] = benchmark::Counter(
+		static_cast<double>(extra), benchmark::Counter::kAvgIterations);
+}
+
+// --- peers -------------------------------------------------------------------
+
+void setup_pthread_barrier(const benchmark::State &st)
+{
+	if (g_pbarrier_live)
+		pthread_barrier_destroy(&g_pbarrier);
+	pthread_barrier_init(&g_pbarrier, nullptr,
+			     static_cast<unsigned>(st.threads()));
+	g_pbarrier_live = true;
+}
+
+void BM_pthread_barrier(benchmark::State &st)
+{
+	pin(st);
+	for (auto _ : st)
+		pthread_barrier_wait(&g_pbarrier);
+	report_rounds(st);
+}
+
+void setup_std_barrier(const benchmark::State &st)
+{
+	g_stdbarrier = std::make_unique<std::barrier<>>(st.threads());
+}
+
+void BM_std_barrier(benchmark::State &st)
+{
+	pin(st);
+	for (auto _ : st)
+		g_stdbarrier->arrive_and_wait();
+	report_rounds(st);
+}
+
+template <int Kind>
+void setup_ck(const benchmark::State &st)
+{
+	if (ck_peer_setup(Kind, static_cast<unsigned>(st.threads())) != 0) {
+		std::fprintf(stderr, "ck setup failed\n");
+		std::abort();
+	}
+}
+
+template <int Kind>
+void BM_ck(benchmark::State &st)
+{
+	pin(st);
+	const unsigned self = static_cast<unsigned>(st.thread_index());
+
+	for (auto _ : st)
+		ck_peer_wait(Kind, self);
+	report_rounds(st);
+}
+
+void seed_empty_action(void *) {}
+
+template <int Relax>
+void setup_seed(const benchmark::State &st)
+{
+	g_seed_stop.store(0);
+	seed_group_init(&g_seed, static_cast<uint32_t>(st.threads()), Relax,
+			SEED_VARIANT_GEN, &g_seed_stop);
+}
+
+// The seed baseline in its SEED_VARIANT_GEN form (seed_baseline.h): four RMWs
+// per round, correct without aborts.  The stop flag is a safety net only: the
+// first thread to finish sets it, and a participant left behind (which should
+// not happen in this variant) leaves instead of hanging; missed_rounds counts
+// such calls.
+void BM_seed(benchmark::State &st)
+{
+	pin(st);
+	unsigned long missed = 0;
+
+	for (auto _ : st) {
+		if (seed_enter(&g_seed, seed_empty_action, nullptr) !=
+		    SEED_COMMITTED)
+			missed++;
+	}
+	g_seed_stop.store(1);
+	report_rounds(st);
+	st.counters["missed_rounds"] = static_cast<double>(missed);
+}
+
+// --- registration --------------------------------------------------------------
+
+// Common options; oversubscribed pure spinners get a fixed iteration count
+// and one repetition.
+void configure(benchmark::internal::Benchmark *b, int threads, bool spinner)
+{
+	b->Threads(threads)->UseRealTime();
+	if (spinner && static_cast<unsigned>(threads) > ncpus())
+		b->Iterations(oversub_iters())->Repetitions(1);
+}
+
+template <int Strategy>
+void register_coupled(const char *strategy_name)
+{
+	const bool spinner = Strategy == COUPLED_PTHREAD_SPIN;
+	std::string s(strategy_name);
+
+	for (int t : kThreadCounts) {
+		configure(benchmark::RegisterBenchmark(
+				  ("coupled_round/" + s).c_str(),
+				  BM_coupled_round)
+				  ->Setup(setup_coupled<Strategy>),
+			  t, spinner);
+		configure(benchmark::RegisterBenchmark(
+				  ("coupled_abort_retry/" + s).c_str(),
+				  BM_coupled_abort_retry)
+				  ->Setup(setup_coupled<Strategy>),
+			  t, spinner);
+		configure(benchmark::RegisterBenchmark(
+				  ("coupled_join_leave/" + s).c_str(),
+				  BM_coupled_join_leave)
+				  ->Setup(setup_coupled<Strategy>),
+			  t, spinner);
+	}
+	configure(benchmark::RegisterBenchmark(
+			  ("coupled_uncontended/" + s).c_str(),
+			  BM_coupled_round)
+			  ->Setup(setup_coupled<Strategy>),
+		  1, spinner);
+}
+
+template <int Kind>
+void register_ck()
+{
+	for (int t : kThreadCounts)
+		configure(benchmark::RegisterBenchmark(ck_peer_name(Kind),
+						       BM_ck<Kind>)
+				  ->Setup(setup_ck<Kind>),
+			  t, true);
+}
+
+void register_all()
+{
+	register_coupled<COUPLED_PTHREAD_SPIN>("spin");
+	register_coupled<COUPLED_PTHREAD_FUTEX>("futex");
+	register_coupled<COUPLED_PTHREAD_CONDVAR>("condvar");
+	for (int t : kThreadCounts) {
+		configure(benchmark::RegisterBenchmark("pthread_barrier",
+						       BM_pthread_barrier)
+				  ->Setup(setup_pthread_barrier),
+			  t, false);
+		configure(benchmark::RegisterBenchmark("std_barrier",
+						       BM_std_barrier)
+				  ->Setup(setup_std_barrier),
+			  t, false);
+		configure(benchmark::RegisterBenchmark("seed_baseline/pause",
+						       BM_seed)
+				  ->Setup(setup_seed<SEED_RELAX_PAUSE>),
+			  t, true);
+		configure(benchmark::RegisterBenchmark("seed_baseline/yield",
+						       BM_seed)
+				  ->Setup(setup_seed<SEED_RELAX_YIELD>),
+			  t, false);
+	}
+	register_ck<CK_PEER_CENTRALIZED>();
+	register_ck<CK_PEER_COMBINING>();
+	register_ck<CK_PEER_DISSEMINATION>();
+	register_ck<CK_PEER_TOURNAMENT>();
+	register_ck<CK_PEER_MCS>();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	read_cpus();
+	register_all();
+	benchmark::Initialize(&argc, argv);
+	if (benchmark::ReportUnrecognizedArguments(argc, argv))
+		return 1;
+	benchmark::AddCustomContext("coupled_oversub_iters",
+				    std::to_string(oversub_iters()));
+	{
+		const char *p = std::getenv("COUPLED_BENCH_PIN");
+		benchmark::AddCustomContext(
+			"coupled_pinned", p && std::strcmp(p, "0") == 0 ? "no" : "yes");
+	}
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	return 0;
+}

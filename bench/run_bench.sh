@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+#
+# run_bench.sh - build and run the whole benchmark suite, then regenerate
+# docs/benchmarks.md and docs/benchmarks.png.
+#
+# Usage: bash bench/run_bench.sh
+#
+# Configures and builds bench/ standalone in build/bench (Release), runs the
+# Google Benchmark suite (repetitions, random interleaving), the RMW counts,
+# the callgrind instruction counts, the 1,000-thread run and the C harness,
+# writes everything under build/bench-results/, and regenerates the report.
+#
+# Environment (all optional):
+#   REPS=9            repetitions of each Google Benchmark case
+#   MIN_TIME=0.1      --benchmark_min_time per repetition, seconds
+#   OVERSUB_ITERS=5   fixed iterations of oversubscribed spinning cases
+#   RMW_ROUNDS=20000  rounds per thread of the RMW counts
+#   MANY_THREADS=1000 MANY_ROUNDS=20   the many-threads run
+#   PYTHON=/usr/bin/python3            a python3 with numpy, scipy, matplotlib
+#   COMPARE=/usr/share/benchmark/compare.py
+#   NOTE="..."        a sentence for the report (e.g. what else was running)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$root/build/bench
+out=$root/build/bench-results
+REPS=${REPS:-9}
+MIN_TIME=${MIN_TIME:-0.1}
+OVERSUB_ITERS=${OVERSUB_ITERS:-5}
+RMW_ROUNDS=${RMW_ROUNDS:-20000}
+MANY_THREADS=${MANY_THREADS:-1000}
+MANY_ROUNDS=${MANY_ROUNDS:-20}
+PYTHON=${PYTHON:-/usr/bin/python3}
+COMPARE=${COMPARE:-/usr/share/benchmark/compare.py}
+[[ -x $PYTHON ]] || PYTHON=$(command -v python3)
+
+cmake -S "$root/bench" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j "$(nproc)"
+mkdir -p "$out"
+
+# Percentage of all CPUs busy over one second (from /proc/stat): what other
+# jobs use while nothing of ours runs.
+cpu_busy() {
+	local a b
+	a=($(head -n1 /proc/stat))
+	sleep 1
+	b=($(head -n1 /proc/stat))
+	awk -v u1="${a[1]}" -v n1="${a[2]}" -v s1="${a[3]}" -v i1="${a[4]}" \
+		-v w1="${a[5]:-0}" -v q1="${a[6]:-0}" -v sq1="${a[7]:-0}" \
+		-v u2="${b[1]}" -v n2="${b[2]}" -v s2="${b[3]}" -v i2="${b[4]}" \
+		-v w2="${b[5]:-0}" -v q2="${b[6]:-0}" -v sq2="${b[7]:-0}" 'BEGIN {
+		busy = (u2 - u1) + (n2 - n1) + (s2 - s1) + (q2 - q1) + (sq2 - sq1)
+		idle = (i2 - i1) + (w2 - w1)
+		printf "%.0f%%\n", (busy + idle) ? 100 * busy / (busy + idle) : 0
+	}'
+}
+
+# The machine and its load, before anything runs.
+{
+	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "nproc=$(nproc)"
+	echo "model=$(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)"
+	echo "kernel=$(uname -sr)"
+	echo "loadavg_before=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "busy_before=$(cpu_busy)"
+	echo "compiler=$(c++ --version | head -n1)"
+	echo "note=${NOTE:-}"
+} >"$out/machine.txt"
+
+echo "== Google Benchmark suite (build/bench-results/gbench.json)"
+COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench" \
+	--benchmark_repetitions="$REPS" \
+	--benchmark_min_time="$MIN_TIME" \
+	--benchmark_enable_random_interleaving=true \
+	--benchmark_out="$out/gbench.json" --benchmark_out_format=json |
+	tee "$out/console.txt"
+
+echo "== RMW counts"
+"$build/bench_rmw_count" --rounds "$RMW_ROUNDS" | tee "$out/rmw.json"
+
+echo "== instructions per uncontended round (callgrind)"
+if command -v valgrind >/dev/null 2>&1; then
+	sh "$root/bench/tools/callgrind_rounds.sh" "$build/bench_insn_count" \
+		1000 11000 coupled seed ck_centralized pthread_barrier |
+		tee "$out/insn.jsonl"
+else
+	echo "valgrind not found: no instruction counts" >&2
+	: >"$out/insn.jsonl"
+fi
+
+echo "== $MANY_THREADS threads, futex strategy"
+"$build/bench_many_threads" --threads "$MANY_THREADS" --rounds "$MANY_ROUNDS" \
+	--strategy futex | tee "$out/many.json" || true
+
+echo "== C harness (build/bench-results/harness.json)"
+"$build/bench_harness" --out "$out/harness.json" --min-time-ms 100 \
+	--repetitions 3 --oversub-iters "$OVERSUB_ITERS"
+
+echo "== compare.py: harness against Google Benchmark"
+if [[ -f $COMPARE ]]; then
+	"$PYTHON" "$COMPARE" --no-color benchmarks "$out/harness.json" "$out/gbench.json" \
+		>"$out/compare_harness_gbench.txt" 2>&1 || true
+	tail -n 20 "$out/compare_harness_gbench.txt"
+fi
+
+{
+	echo "loadavg_after=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "busy_after=$(cpu_busy)"
+} >>"$out/machine.txt"
+
+echo "== report"
+"$PYTHON" "$root/bench/tools/report.py" --results "$out" \
+	--md "$root/docs/benchmarks.md" --png "$root/docs/benchmarks.png"
+echo "wrote docs/benchmarks.md and docs/benchmarks.png"
