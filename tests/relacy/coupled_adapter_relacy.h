@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * coupled_adapter_relacy.h - runs the real core under the Relacy race
+ * detector: the atomics layer (coupled/atomic.h) mapped onto rl::atomic, and
+ * an adapter whose safe state and wake-ups are Relacy atomics too.
+ *
+ * Include <relacy/relacy.hpp> first (it redefines new, malloc, assert and the
+ * memory_order_* names), then select this file with
+ *   #define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
+ * before including coupled/coupled.h.
+ *
+ * Every operation carries Relacy's debug info ($) so that a failing
+ * execution history names the line of the core that did it.
+ *
+ * Two wait modes, chosen per group at run time (coupled_relacy_set_mode()):
+ *
+ *   COUPLED_RELACY_WAIT_SPIN   wait() yields once and returns, like the spin
+ *                              adapter: the adapter adds no synchronization
+ *                              at all, so every ordering the core needs must
+ *                              come from the core's own atomics;
+ *   COUPLED_RELACY_WAIT_TOKEN  wait() spins (with rl::yield) until the slot's
+ *                              wake sequence differs from the token taken by
+ *                              wait_prepare(); wake() increments it.  This
+ *                              checks that the core never loses a wake-up
+ *                              (a lost one shows as a Relacy livelock).  The
+ *                              sequence is acquire/release, the minimum a real
+ *                              sleeping primitive gives (see wait_prepare()).
+ */
+#ifndef COUPLED_ADAPTER_RELACY_H
+#define COUPLED_ADAPTER_RELACY_H
+
+#include <relacy/relacy.hpp>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* --- the atomics layer ---------------------------------------------------- */
+
+#ifndef COUPLED_ATOMIC_CUSTOM
+#define COUPLED_ATOMIC_CUSTOM 1
+#endif
+
+typedef rl::atomic<uint32_t> coupled_atomic_u32;
+typedef rl::atomic<int32_t> coupled_atomic_i32;
+
+#define COUPLED_RELAXED rl::mo_relaxed
+#define COUPLED_ACQUIRE rl::mo_acquire
+#define COUPLED_RELEASE rl::mo_release
+#define COUPLED_ACQ_REL rl::mo_acq_rel
+#define COUPLED_SEQ_CST rl::mo_seq_cst
+
+#define coupled_atomic_init(p, v) ((p)->store((v), rl::mo_relaxed, $))
+#define coupled_load(p, mo) ((p)->load((mo), $))
+#define coupled_store(p, v, mo) ((p)->store((v), (mo), $))
+#define coupled_fetch_add(p, v, mo) \
+	(COUPLED_ATOMIC_ON_RMW(), (p)->fetch_add((v), (mo), $))
+#define coupled_fetch_sub(p, v, mo) \
+	(COUPLED_ATOMIC_ON_RMW(), (p)->fetch_sub((v), (mo), $))
+#define coupled_exchange(p, v, mo) \
+	(COUPLED_ATOMIC_ON_RMW(), (p)->exchange((v), (mo), $))
+/* Strong compare-and-swap; *expected is updated on failure. */
+#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                 \
+	(COUPLED_ATOMIC_ON_RMW(),                                         \
+	 (p)->compare_exchange_strong(*(expected), (desired), (mo_ok), $, \
+				      (mo_fail), $))
+
+/* --- the adapter ---------------------------------------------------------- */
+
+#define COUPLED_ADAPTER_NAME "relacy"
+#define COUPLED_ADAPTER_HAS_CLOCK 0
+
+#define COUPLED_RELACY_WAIT_SPIN 0u
+#define COUPLED_RELACY_WAIT_TOKEN 1u
+
+/* Per-group state: the wait mode, set before any participant runs. */
+struct coupled_adapter_group {
+	unsigned mode;
+};
+
+/* Per-participant state: the wake sequence and the injected work flag. */
+struct coupled_adapter_slot {
+	rl::atomic<uint32_t> wake_seq;
+	rl::atomic<uint32_t> work;
+};
+
+static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
+					      uint32_t capacity)
+{
+	(void)capacity;
+	ag->mode = COUPLED_RELACY_WAIT_SPIN;
+}
+
+static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
+					     struct coupled_adapter_slot *as,
+					     uint32_t id)
+{
+	(void)ag;
+	(void)id;
+	as->wake_seq.store(0u, rl::mo_relaxed, $);
+	as->work.store(0u, rl::mo_relaxed, $);
+}
+
+static inline void coupled_relacy_set_mode(struct coupled_adapter_group *ag,
+					   unsigned mode)
+{
+	ag->mode = mode;
+}
+
+static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
+{
+	(void)ag;
+	rl::yield(1, $);
+}
+
+static inline uint32_t coupled_adapter_wait_prepare(
+	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
+	uint32_t self)
+{
+	(void)self;
+	if (ag->mode == COUPLED_RELACY_WAIT_SPIN)
+		return 0;
+	/*
+	 * acquire, pairing with the release increment in wake(): if the token
+	 * already includes a wake, whatever the waker did before it (the
+	 * poke) is visible to the checks the core makes next; if it does not,
+	 * wait() sees the increment.  Either way no wake-up is lost.
+	 */
+	return as->wake_seq.load(rl::mo_acquire, $);
+}
+
+static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
+					struct coupled_adapter_slot *as,
+					uint32_t self, uint32_t token,
+					uint64_t deadline)
+{
+	(void)self;
+	(void)deadline;
+	if (ag->mode == COUPLED_RELACY_WAIT_SPIN) {
+		rl::yield(1, $);
+		return;
+	}
+	/* relaxed: only the change matters; the next prepare acquires. */
+	while (as->wake_seq.load(rl::mo_relaxed, $) == token)
+		rl::yield(1, $);
+}
+
+static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
+					struct coupled_adapter_slot *target,
+					uint32_t target_id)
+{
+	(void)target_id;
+	if (ag->mode == COUPLED_RELACY_WAIT_SPIN)
+		return;
+	/* release: pairs with the acquire in wait_prepare(). */
+	(void)target->wake_seq.fetch_add(1u, rl::mo_release, $);
+}
+
+static inline bool coupled_adapter_work_pending(
+	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
+	uint32_t self)
+{
+	(void)ag;
+	(void)self;
+	/* relaxed: a test-controlled flag; it carries no data. */
+	return as->work.load(rl::mo_relaxed, $) != 0;
+}
+
+static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
+{
+	(void)ag;
+	return 0;
+}
+
+/* Test side: raise or clear a participant's pending work. */
+static inline void coupled_relacy_raise_work(struct coupled_adapter_group *ag,
+					     struct coupled_adapter_slot *as,
+					     uint32_t id)
+{
+	as->work.store(1u, rl::mo_relaxed, $);
+	coupled_adapter_wake(ag, as, id);
+}
+
+static inline void coupled_relacy_clear_work(struct coupled_adapter_slot *as)
+{
+	as->work.store(0u, rl::mo_relaxed, $);
+}
+
+#endif /* COUPLED_ADAPTER_RELACY_H */
