@@ -382,7 +382,7 @@ static inline uint32_t coupled_group_members(struct coupled_group *g)
 {
 	if (!g)
 		return 0;
-	/* acquire: pairs with the release that ended the last change. */
+	/* acquire: pairs with the release store of the count by a change. */
 	return coupled_load(&g->members, COUPLED_ACQUIRE);
 }
 
@@ -397,7 +397,11 @@ static inline bool coupled_is_member(struct coupled_group *g, uint32_t id)
 {
 	if (!g || id >= g->capacity)
 		return false;
-	/* acquire: pairs with the release that ended the last change. */
+	/*
+	 * acquire: pairs with the release (join) or seq_cst (leave) store of
+	 * the flag: seeing the id as a member means seeing what the joiner
+	 * did before coupled_join().
+	 */
 	return coupled_load(&g->slots[id].member, COUPLED_ACQUIRE) != 0;
 }
 
@@ -862,8 +866,12 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 	if (opts && opts->deadline && !COUPLED_ADAPTER_HAS_CLOCK)
 		return COUPLED_EOPNOTSUPP;
 	s = &g->slots[self];
-	/* acquire: pairs with the release that ended the last change. */
-	if (!coupled_load(&s->member, COUPLED_ACQUIRE))
+	/*
+	 * relaxed: an early refusal only; the seq_cst load below decides,
+	 * and the seq_cst load of prevent after the arrival is what orders
+	 * the membership for the protocol.
+	 */
+	if (!coupled_load(&s->member, COUPLED_RELAXED))
 		return COUPLED_ENOENT;
 	/* relaxed: only this participant's own context writes the flag. */
 	if (coupled_load(&s->inside, COUPLED_RELAXED))
@@ -879,8 +887,11 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 	 */
 	coupled_store(&s->inside, 1u, COUPLED_SEQ_CST);
 	if (!coupled_load(&s->member, COUPLED_SEQ_CST)) {
-		/* release: as below. */
-		coupled_store(&s->inside, 0u, COUPLED_RELEASE);
+		/*
+		 * relaxed: since setting the flag this call only loaded
+		 * member, so it has nothing to publish to the leaver.
+		 */
+		coupled_store(&s->inside, 0u, COUPLED_RELAXED);
 		return COUPLED_ENOENT;
 	}
 	ret = coupled__run(g, self, request, action, ctx, opts);
@@ -975,22 +986,28 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 	if (id >= g->capacity)
 		return COUPLED_ERANGE;
 	/*
-	 * acquire: pairs with the release that ended the last change.  A
-	 * refused request must not even poke anybody, so check before taking
-	 * prevent; the check under prevent below settles races.
+	 * relaxed: a refused request must not even poke anybody, so check
+	 * before taking prevent; this is a hint, the check under prevent
+	 * below (ordered by the prevent CAS) settles races.
 	 */
-	if (coupled_load(&g->slots[id].member, COUPLED_ACQUIRE))
+	if (coupled_load(&g->slots[id].member, COUPLED_RELAXED))
 		return COUPLED_EEXIST;
 	coupled__membership_begin(g);
 	/* relaxed: we hold prevent; only holders write the flags. */
 	if (coupled_load(&g->slots[id].member, COUPLED_RELAXED)) {
 		ret = COUPLED_EEXIST;
 	} else {
-		/* relaxed: published by the release in _end(). */
-		coupled_store(&g->slots[id].member, 1u, COUPLED_RELAXED);
+		/*
+		 * release, both stores: the protocol reads them after the
+		 * release of prevent in _end(), but coupled_is_member() and
+		 * coupled_group_members() read them directly; their acquire
+		 * pairs with these, so a caller who sees the new member also
+		 * sees what the joiner did before coupled_join().
+		 */
+		coupled_store(&g->slots[id].member, 1u, COUPLED_RELEASE);
 		coupled_store(&g->members,
 			      coupled_load(&g->members, COUPLED_RELAXED) + 1u,
-			      COUPLED_RELAXED);
+			      COUPLED_RELEASE);
 	}
 	coupled__membership_end(g);
 	return ret;
@@ -1019,8 +1036,8 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		return COUPLED_EINVAL;
 	if (id >= g->capacity)
 		return COUPLED_ERANGE;
-	/* acquire: as in coupled_join(); refuse before poking anybody. */
-	if (!coupled_load(&g->slots[id].member, COUPLED_ACQUIRE))
+	/* relaxed: a hint, as in coupled_join(); refuse before poking. */
+	if (!coupled_load(&g->slots[id].member, COUPLED_RELAXED))
 		return COUPLED_ENOENT;
 	coupled__membership_begin(g);
 	/* relaxed: we hold prevent; only holders write the flags. */
@@ -1032,10 +1049,10 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		 * of inside and load of member (see there).
 		 */
 		coupled_store(&g->slots[id].member, 0u, COUPLED_SEQ_CST);
-		/* relaxed: published by the release in _end(). */
+		/* release: as in coupled_join(), for the queries. */
 		coupled_store(&g->members,
 			      coupled_load(&g->members, COUPLED_RELAXED) - 1u,
-			      COUPLED_RELAXED);
+			      COUPLED_RELEASE);
 		/*
 		 * seq_cst: the other half of that pair; also an acquire of
 		 * the call's final release store of inside.  A call still
@@ -1062,11 +1079,13 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 static inline void coupled__barrier(struct coupled_group *g, uint32_t members)
 {
 	/*
-	 * acquire: sees the latest flip even for a member that joined after
-	 * the last barrier (the flip reached it through the round's word).
-	 * It cannot flip again before this member arrives.
+	 * relaxed: the latest flip, and the reset of the count before it,
+	 * already happen before this load (through the previous barrier's
+	 * acquire wait, or through the round's word for the round's first
+	 * barrier), so coherence alone makes it read that flip; and the
+	 * sense cannot flip again before this member arrives.
 	 */
-	uint32_t sense = coupled_load(&g->barrier_sense, COUPLED_ACQUIRE);
+	uint32_t sense = coupled_load(&g->barrier_sense, COUPLED_RELAXED);
 	/*
 	 * acq_rel: release publishes this member's writes (e.g. its vote) to
 	 * the last arriver; acquire gives the last arriver everyone's.
@@ -1123,8 +1142,8 @@ static inline int coupled_vote(const struct coupled_round *round,
 	if (!round || !round->group || round->members == 0)
 		return COUPLED_EINVAL;
 	g = round->group;
-	/* acquire: as in coupled__barrier(); names this vote's slot. */
-	slot = coupled_load(&g->barrier_sense, COUPLED_ACQUIRE) & 1u;
+	/* relaxed: as the first load in coupled__barrier(); names the slot. */
+	slot = coupled_load(&g->barrier_sense, COUPLED_RELAXED) & 1u;
 	if (want_abort)
 		/* relaxed: published by the barrier's acq_rel increment. */
 		coupled_store(&g->vote[slot], 1u, COUPLED_RELAXED);

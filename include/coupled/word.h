@@ -157,13 +157,16 @@ static inline bool coupled_word_back_out_ready(coupled_atomic_u32 *word,
 
 	while (old != all) {
 		/*
-		 * acq_rel on success: release keeps this participant's
-		 * earlier reads before its disappearance from the ready half;
-		 * acquire orders its later phase-1 reads after the state it
-		 * saw.  relaxed on failure: the loop only retries or stops.
+		 * relaxed, success and failure: nobody acquires what a
+		 * back-out publishes.  A closer exists only once the word is
+		 * all-ready, which needs this participant's next ready
+		 * increment (acq_rel, after everything here); the exit wait
+		 * concerns decided rounds, which nobody can back out of; and
+		 * leaving for good goes through a release leave-waiting.  As
+		 * an RMW it still continues the word's release sequence.
 		 */
 		if (coupled_cas(word, &old, old - COUPLED_READY_ONE,
-				COUPLED_ACQ_REL, COUPLED_RELAXED))
+				COUPLED_RELAXED, COUPLED_RELAXED))
 			return true;
 	}
 	return false;

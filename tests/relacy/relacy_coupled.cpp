@@ -83,6 +83,7 @@ enum scenario {
 	SC_CHURN,       /* a third party removes and re-adds the last member */
 	SC_SELF_CHURN,  /* the last member leaves and rejoins by itself */
 	SC_BARRIER,     /* barrier and votes inside the action */
+	SC_PUBLISH,     /* membership queries publish the joiner's writes */
 	SC_COUNT
 };
 
@@ -109,6 +110,9 @@ const scenario_info scenarios[SC_COUNT] = {
 	  "the last participant leaves and rejoins between its calls" },
 	{ "barrier_vote", 0, 2,
 	  "coupled_barrier() orders data; coupled_vote() agrees" },
+	{ "publish", 0, 0,
+	  "seeing a new member (coupled_is_member(), coupled_group_members())"
+	  " means seeing what the joiner wrote before coupled_join()" },
 };
 
 /* Coverage of the interesting paths over a whole simulation. */
@@ -195,6 +199,8 @@ struct coupled_test final
 	rl::var<uint32_t> data[N];
 	rl::var<int> scratch[N];
 	rl::var<int> exit_scratch[N];
+	/* Written in the ready loop only, i.e. before the owner's ack. */
+	rl::var<int> ready_scratch[N];
 
 	/* Owner-only bookkeeping (each participant its own row). */
 	call_rec calls[N][MAXCALLS];
@@ -226,6 +232,7 @@ struct coupled_test final
 			data[i]($) = 0u;
 			scratch[i]($) = 0;
 			exit_scratch[i]($) = 0;
+			ready_scratch[i]($) = 0;
 			for (unsigned k = 0; k < MAXACT; k++) {
 				act_gen[i][k]($) = 0u;
 				act_param[i][k]($) = 0;
@@ -280,6 +287,9 @@ struct coupled_test final
 	/* A membership change holds prevent and nobody is waiting. */
 	void on_membership()
 	{
+		/* Nobody waiting: nobody ready either, no round still open. */
+		RL_ASSERT(coupled_word_ready(coupled_load(
+				  &g.counts, COUPLED_RELAXED)) == 0);
 		for (unsigned j = 0; j < N; j++) {
 			unsigned k = nact[j]($);
 			if (k)
@@ -299,6 +309,24 @@ struct coupled_test final
 		last_point[self] = point;
 		if (inside_window(point))
 			scratch[self]($) = point;
+		if (point == COUPLED_HOOK_READY_SPIN ||
+		    point == COUPLED_HOOK_BACK_OUT)
+			ready_scratch[self]($) = point;
+		/*
+		 * Nobody leaves a decided round before every member left its
+		 * ready loop (the acks and the exit gate): each member's
+		 * ready-loop writes happen before any member's done.
+		 */
+		if (point == COUPLED_HOOK_DONE && fixed_membership())
+			for (unsigned j = 0; j < N; j++)
+				(void)(int)ready_scratch[j]($);
+		/* The packed word's invariant: every ready one is waiting. */
+		if (point == COUPLED_HOOK_EXIT_WAIT) {
+			uint32_t w = coupled_load(&g.counts, COUPLED_RELAXED);
+			RL_ASSERT(coupled_word_ready(w) <=
+				  coupled_word_waiting(w));
+			RL_ASSERT(coupled_word_waiting(w) <= N);
+		}
 		/* After done, before the call returns: ordered by inside. */
 		if (point == COUPLED_HOOK_EXITED)
 			exit_scratch[self]($) = point;
@@ -608,6 +636,58 @@ struct coupled_test final
 	}
 };
 
+/*
+ * The membership queries: a thread that sees the new member through
+ * coupled_is_member() or coupled_group_members() must also see what the
+ * joiner wrote before coupled_join() (Relacy reports a race otherwise).
+ */
+struct publish_test final : rl::test_suite<publish_test, 4> {
+	struct coupled_group g;
+	struct coupled_slot slots[3];
+	rl::var<int> before_join;
+	rl::var<int> before_leave;
+
+	void before()
+	{
+		/* Members 0 and 1; thread 0 adds 2 while thread 1 removes 1. */
+		RL_ASSERT(coupled_group_init(&g, slots, 3, 2, NULL) == 0);
+		coupled_relacy_set_mode(coupled_group_adapter(&g),
+					COUPLED_RELACY_WAIT_SPIN);
+		before_join($) = 0;
+		before_leave($) = 0;
+	}
+
+	void thread(unsigned idx)
+	{
+		uint32_t m;
+
+		switch (idx) {
+		case 0:
+			before_join($) = 42;
+			RL_ASSERT(coupled_join(&g, 2) == 0);
+			break;
+		case 1:
+			before_leave($) = 7;
+			RL_ASSERT(coupled_leave(&g, 1) == 0);
+			break;
+		case 2:
+			if (coupled_is_member(&g, 2))
+				RL_ASSERT(before_join($) == 42);
+			if (!coupled_is_member(&g, 1))
+				RL_ASSERT(before_leave($) == 7);
+			break;
+		default:
+			/* 3: the join came first; 1: the leave did. */
+			m = coupled_group_members(&g);
+			if (m == 3)
+				RL_ASSERT(before_join($) == 42);
+			if (m == 1)
+				RL_ASSERT(before_leave($) == 7);
+			break;
+		}
+	}
+};
+
 /* --- driver --------------------------------------------------------------- */
 
 struct run_config {
@@ -646,8 +726,31 @@ bool run_one(const run_config &cfg, std::ostream &out)
 	return ok;
 }
 
+int run_publish(unsigned n)
+{
+	rl::test_params p;
+	std::ostringstream sink;
+	p.output_stream = &std::cout;
+	p.progress_stream = &sink;
+	/* The full search of 4 threads with two changers does not end. */
+	p.search_type = rl::sched_bound;
+	p.context_bound = 2;
+	std::printf("== %s (%up: the same 4-thread test, context bound 2): %s\n",
+		    scenarios[SC_PUBLISH].name, n, scenarios[SC_PUBLISH].what);
+	std::fflush(stdout);
+	g_current = 0;
+	bool ok = rl::simulate<publish_test>(p);
+	std::cout << "  search: context bound 2, iterations " << p.stop_iteration
+		  << "\n";
+	std::cout.flush();
+	std::printf("%s: publish %up\n", ok ? "PASS" : "FAIL", n);
+	return ok ? 0 : 1;
+}
+
 int run_scenario(int sc, unsigned n, const run_config &cfg)
 {
+	if (sc == SC_PUBLISH)
+		return run_publish(n);
 	g_scenario = sc;
 	/*
 	 * 2 participants: the spin wait, so that the adapter adds no
@@ -721,7 +824,8 @@ int usage(const char *prog)
 static void relacy_hook(struct coupled_group *g, uint32_t self, int point)
 {
 	(void)g;
-	g_current->hook(self, point);
+	if (g_current) /* the publish test has no hooks */
+		g_current->hook(self, point);
 }
 
 int main(int argc, char **argv)
