@@ -102,6 +102,12 @@ LOGIC_MUTANTS = [
      "include/coupled/coupled.h",
      "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {",
      "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST) && 0) {"),
+    ("membership_read_relaxed",
+     "read prevent after the arrival without acquire (nor seq_cst), so the"
+     " member count and flags of the last change are not ordered",
+     "include/coupled/coupled.h",
+     "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {",
+     "\tif (coupled_load(&g->prevent, COUPLED_RELAXED)) {"),
     ("no_leave_drain",
      "coupled_leave() does not wait for the removed id's call to end",
      "include/coupled/coupled.h",
