@@ -571,7 +571,9 @@ static inline int coupled__abort_reason(struct coupled_group *g, uint32_t self,
  *
  * Context: only the participant whose ready increment made the word
  * all-ready; every member is ready and spinning, so no member handles a poke
- * or changes its request until the decision is published.
+ * or changes its request until the decision is published.  A membership
+ * change may still send pokes meanwhile; one seen pending here only turns
+ * the round into a restart, after which its callers see prevent and abort.
  */
 static inline void coupled__decide(struct coupled_group *g, uint32_t members,
 				   uint32_t gen)
