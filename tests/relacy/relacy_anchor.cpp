@@ -157,6 +157,24 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 		return false;
 	}
 
+	/*
+	 * The kernels' ready loop: wait for ready == n, backing out (add
+	 * unless all-ready) when not everyone is waiting any more.
+	 * Return: true once all are ready, false after a back-out.
+	 */
+	bool ready_loop(uint32_t all)
+	{
+		while (ready_of(counts.load(rl::mo_relaxed, $)) != N) {
+			if (waiting_of(counts.load(rl::mo_relaxed, $)) != N &&
+			    add_unless_ready(all)) {
+				backed_out();
+				return false;
+			}
+			rl::yield(1, $);
+		}
+		return true;
+	}
+
 	/* Two separate decrements, waiting first (as both kernels do). */
 	void set_done()
 	{
@@ -185,14 +203,8 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 			rl::yield(1, $);
 		RL_LOG("all waiting: ready += 1");
 		counts.fetch_add(READY_ONE, rl::mo_relaxed, $);
-		while (ready_of(counts.load(rl::mo_relaxed, $)) != N) {
-			if (waiting_of(counts.load(rl::mo_relaxed, $)) != N &&
-			    add_unless_ready(all)) {
-				backed_out();
-				goto retry;
-			}
-			rl::yield(1, $);
-		}
+		if (!ready_loop(all))
+			goto retry;
 		enter_action(self);
 		set_done();
 		exit_wait();
@@ -265,14 +277,8 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 		rl::atomic_thread_fence(rl::mo_release, $); /* smp_wmb */
 		RL_LOG("all waiting and poked: ready += 1");
 		counts.fetch_add(READY_ONE, rl::mo_relaxed, $);
-		while (ready_of(counts.load(rl::mo_relaxed, $)) != N) {
-			if (waiting_of(counts.load(rl::mo_relaxed, $)) != N &&
-			    add_unless_ready(all)) {
-				backed_out();
-				goto retry;
-			}
-			rl::yield(1, $);
-		}
+		if (!ready_loop(all))
+			goto retry;
 		rl::atomic_thread_fence(rl::mo_acquire, $); /* smp_rmb */
 		if (any_poke_pending()) {
 			RL_LOG("poke pending: done, barrier, reset");

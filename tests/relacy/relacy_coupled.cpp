@@ -338,16 +338,11 @@ struct coupled_test final
 			calls[self][ncalls[self]].decided++;
 
 		switch (sc) {
-		case SC_ABORT1:
-			if (self == 0 && point == COUPLED_HOOK_PHASE1_SLEEP &&
-			    !raised[0]) {
-				raised[0] = true;
-				raise_work(N - 1);
-			}
-			break;
-		case SC_RETRY:
-			if (self == 0 && point == COUPLED_HOOK_READY_SPIN &&
-			    !raised[0]) {
+		case SC_ABORT1: /* the last one gets work while 0 waits */
+		case SC_RETRY:  /* ... while 0 is ready */
+			if (self == 0 && !raised[0] &&
+			    point == (sc == SC_ABORT1 ? COUPLED_HOOK_PHASE1_SLEEP
+						      : COUPLED_HOOK_READY_SPIN)) {
 				raised[0] = true;
 				raise_work(N - 1);
 			}
