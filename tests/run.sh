@@ -25,7 +25,7 @@ cd "$ROOT"
 # PACKAGES; PACKAGE_GROUPS lists the groups "all" installs ("demo": core).  Add a
 # group (arm, kernel, bench, ...) by defining packages_<group> and naming it.
 PACKAGES=()
-PACKAGE_GROUPS=(core verify bench)
+PACKAGE_GROUPS=(core verify bench arm kernel)
 
 packages_core() {
 	PACKAGES+=(cmake make gcc g++ clang libc6-dev python3
@@ -42,6 +42,19 @@ packages_verify() {
 packages_bench() {
 	PACKAGES+=(libbenchmark-dev libbenchmark-tools libck-dev valgrind
 		python3-numpy python3-scipy python3-matplotlib)
+}
+
+# Label arm: cross compilers (their binutils come along) and QEMU for ARM.
+packages_arm() {
+	PACKAGES+=(gcc-arm-none-eabi gcc-aarch64-linux-gnu qemu-system-arm)
+}
+
+# Label kernel: Debian's kernel and its headers (the modules build against
+# them and the test boots it), QEMU for x86, a busybox initramfs (its insmod
+# loads the modules) packed with cpio and gzip.
+packages_kernel() {
+	PACKAGES+=(linux-headers-amd64 linux-image-amd64 qemu-system-x86
+		busybox-static cpio gzip)
 }
 
 package_installed() {
