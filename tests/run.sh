@@ -44,9 +44,10 @@ packages_bench() {
 		python3-numpy python3-scipy python3-matplotlib)
 }
 
-# Label arm: cross compilers (their binutils come along) and QEMU for ARM.
+# Label arm: cross compilers (their binutils come along), lld for the clang
+# images, and QEMU for ARM (qemu-system-arm and qemu-system-aarch64).
 packages_arm() {
-	PACKAGES+=(gcc-arm-none-eabi gcc-aarch64-linux-gnu qemu-system-arm)
+	PACKAGES+=(gcc-arm-none-eabi gcc-aarch64-linux-gnu lld qemu-system-arm)
 }
 
 # Label kernel: Debian's kernel and its headers (the modules build against
