@@ -70,46 +70,38 @@ ldflags=(-T "$board/board.ld" -Wl,--gc-sections -Wl,--build-id=none
 	-Wl,-Map="${out%.elf}.map")
 libs=()
 
+# Per architecture: flags, start-up code, the gcc cross driver and its
+# package, and clang's target.
 if [ "$arch" = armv7 ]; then
 	archflags=(-march=armv7-a -marm -mfloat-abi=soft -mno-unaligned-access)
 	bsp_asm="$board/start_armv7.S"
-	if [ "$cc_kind" = gcc ]; then
-		cc=${CC_ARMV7:-arm-none-eabi-gcc}
-		need "$cc" "apt-get install gcc-arm-none-eabi"
-		ldflags+=(-nostartfiles -no-pie -Wl,--no-warn-rwx-segments)
-		libs=(-lgcc)
-	else
-		cc=clang
-		need clang "apt-get install clang lld"
-		need ld.lld "apt-get install lld"
-		archflags=(--target=armv7a-none-eabi "${archflags[@]}")
-		ldflags+=(-fuse-ld=lld)
-		# compiler-rt builtins are not packaged for bare metal: borrow
-		# libgcc from the gcc cross compiler when it is there.
-		if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
-			libs=("$(arm-none-eabi-gcc -march=armv7-a -marm -mfloat-abi=soft -print-libgcc-file-name)")
-		fi
-	fi
+	gcc_cc=${CC_ARMV7:-arm-none-eabi-gcc} gcc_pkg=gcc-arm-none-eabi
+	clang_target=armv7a-none-eabi
 else
 	march=armv8-a
 	[ "$lse" = 1 ] && march=armv8.2-a
 	archflags=("-march=$march" -mstrict-align -mno-outline-atomics)
 	bsp_asm="$board/start_aarch64.S"
-	if [ "$cc_kind" = gcc ]; then
-		cc=${CC_AARCH64:-aarch64-linux-gnu-gcc}
-		need "$cc" "apt-get install gcc-aarch64-linux-gnu"
-		ldflags+=(-nostartfiles -no-pie -Wl,--no-warn-rwx-segments)
-		libs=(-lgcc)
-	else
-		cc=clang
-		need clang "apt-get install clang lld"
-		need ld.lld "apt-get install lld"
-		archflags=(--target=aarch64-none-elf "${archflags[@]}")
-		ldflags+=(-fuse-ld=lld)
-		if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
-			libs=("$(aarch64-linux-gnu-gcc -print-libgcc-file-name)")
-		fi
+	gcc_cc=${CC_AARCH64:-aarch64-linux-gnu-gcc} gcc_pkg=gcc-aarch64-linux-gnu
+	clang_target=aarch64-none-elf
+fi
+
+if [ "$cc_kind" = gcc ]; then
+	cc=$gcc_cc
+	need "$cc" "apt-get install $gcc_pkg"
+	ldflags+=(-nostartfiles -no-pie -Wl,--no-warn-rwx-segments)
+	libs=(-lgcc)
+else
+	cc=clang
+	need clang "apt-get install clang lld"
+	need ld.lld "apt-get install lld"
+	ldflags+=(-fuse-ld=lld)
+	# compiler-rt builtins are not packaged for bare metal: borrow libgcc
+	# (64-bit division on ARMv7) from the gcc cross compiler when it is there.
+	if command -v "$gcc_cc" >/dev/null 2>&1; then
+		libs=("$("$gcc_cc" "${archflags[@]}" -print-libgcc-file-name)")
 	fi
+	archflags=(--target="$clang_target" "${archflags[@]}")
 fi
 
 defs=()
