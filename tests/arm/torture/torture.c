@@ -14,6 +14,8 @@
  * The last core leaves the group three times during the run and rejoins
  * after the others committed TORTURE_ABSENT rounds without it.
  *
+ * The random streams come from TORTURE_SEED, or from the generic timer
+ * when it is 0 (the default); the seed is printed to repeat a run.
  * Core 0 prints one verdict line, "torture: PASS ..." or "torture: FAIL
  * ...", and exits through the board (semihosting: the exit status is the
  * verdict).  Built with -DTORTURE_SGI=1 the group waits in WFI and wakes
@@ -49,6 +51,10 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #endif
 #ifndef TORTURE_SGI
 #define TORTURE_SGI 0
+#endif
+/* 0: seed from the generic timer at start-up (printed, so a run repeats). */
+#ifndef TORTURE_SEED
+#define TORTURE_SEED 0u
 #endif
 #ifndef TORTURE_ARCH
 #if defined(__aarch64__)
@@ -110,6 +116,7 @@ static atomic_uint started, finished;
 static atomic_uint sgis_taken[BOARD_MAX_CPUS];
 static atomic_flag print_lock = ATOMIC_FLAG_INIT;
 static uint32_t ncpus;
+static uint64_t seed;
 
 static void print_begin(void)
 {
@@ -410,6 +417,7 @@ static void report(uint64_t ticks)
 	put_kv("sgis", sgis);
 	put_kv("ticks", ticks);
 	put_kv("freq", board_counter_freq());
+	put_kv("seed", seed);
 	board_puts("\n");
 	print_end();
 }
@@ -420,11 +428,11 @@ void app_main(uint32_t cpu)
 	uint64_t t0;
 
 	c->id = cpu;
-	c->rng = 0x9e3779b97f4a7c15ull * (cpu + 1u);
 	if (cpu == 0) {
 		struct coupled_adapter_group *ag;
 		uint32_t i;
 
+		seed = TORTURE_SEED ? TORTURE_SEED : board_counter();
 		ncpus = board_cpu_count();
 		if (ncpus == 0 || ncpus > BOARD_MAX_CPUS)
 			fail(0, "bad cpu count", ncpus, BOARD_MAX_CPUS);
@@ -456,9 +464,10 @@ void app_main(uint32_t cpu)
 		board_puts(TORTURE_SGI ? " strategy=wfi-sgi rounds="
 				       : " strategy=wfe-sev rounds=");
 		board_put_u64(TORTURE_ROUNDS);
+		put_kv("seed", seed);
 		board_puts("\n");
 		print_end();
-		/* release: publishes the group and ncpus; pairs below. */
+		/* release: publishes the group, ncpus, seed; pairs below. */
 		atomic_store_explicit(&started, 1u, memory_order_release);
 		APP_SEV();
 	} else {
@@ -466,6 +475,7 @@ void app_main(uint32_t cpu)
 		while (!atomic_load_explicit(&started, memory_order_acquire))
 			APP_WFE();
 	}
+	c->rng = (seed ^ 0x9e3779b97f4a7c15ull) * (2u * cpu + 1u) | 1u;
 	if (TORTURE_SGI)
 		board_irq_enable(); /* the BSP's handler acknowledges the SGIs */
 
