@@ -173,6 +173,7 @@ void model_send_sgi(void *arg, uint32_t target)
 
 void model_dsb(void)
 {
+	/* seq_cst: DSB completes every earlier access before any later one. */
 	atomic_thread_fence(memory_order_seq_cst);
 	take_interrupt();
 }

@@ -29,14 +29,17 @@ static atomic_uint sgi_wrong[BOARD_MAX_CPUS];
 
 static void lock(void)
 {
+	/* relaxed: only hands out tickets; the acquire below orders the rest. */
 	unsigned me = atomic_fetch_add_explicit(&ticket_next, 1, memory_order_relaxed);
 
+	/* acquire: pairs with unlock()'s release; the previous holder is done. */
 	while (atomic_load_explicit(&ticket_serving, memory_order_acquire) != me)
 		board_wfe();
 }
 
 static void unlock(void)
 {
+	/* release: our output happens before the next holder's. */
 	atomic_fetch_add_explicit(&ticket_serving, 1, memory_order_release);
 	board_sev();
 }
@@ -45,10 +48,14 @@ void board_on_irq(uint32_t cpu, uint32_t irq_id)
 {
 	if (cpu >= BOARD_MAX_CPUS)
 		return;
-	if (irq_id == HELLO_SGI)
+	if (irq_id == HELLO_SGI) {
+		/* release: pairs with the acquire loads of sgi_seen below. */
 		atomic_fetch_add_explicit(&sgi_seen[cpu], 1, memory_order_release);
-	else
+		board_sev(); /* core 0 waits for it in WFE */
+	} else {
+		/* relaxed: a counter, read at the end only. */
 		atomic_fetch_add_explicit(&sgi_wrong[cpu], 1, memory_order_relaxed);
+	}
 	board_sev();
 }
 
@@ -81,6 +88,7 @@ void app_main(uint32_t cpu)
 	board_put_u64(board_gic_cpu_interface(cpu));
 	board_puts(")\n");
 	unlock();
+	/* release: pairs with core 0's acquire load of printed. */
 	atomic_fetch_add_explicit(&printed, 1, memory_order_release);
 	board_sev();
 

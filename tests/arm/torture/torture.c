@@ -120,6 +120,7 @@ static uint64_t seed;
 
 static void print_begin(void)
 {
+	/* acquire: pairs with print_end()'s release; the UART is ours. */
 	while (atomic_flag_test_and_set_explicit(&print_lock,
 						 memory_order_acquire))
 		COUPLED_ARM_YIELD();
@@ -127,6 +128,7 @@ static void print_begin(void)
 
 static void print_end(void)
 {
+	/* release: our output is done before the next holder's. */
 	atomic_flag_clear_explicit(&print_lock, memory_order_release);
 }
 
@@ -358,6 +360,10 @@ static void report(uint64_t ticks)
 	uint32_t i, calls = 0, commits = 0, actions = 0, votes = 0;
 	uint32_t leaves = 0, joins = 0, sleeps = 0, sgis = 0;
 	uint32_t results[COUPLED_ABORT_REASONS] = { 0 };
+	/*
+	 * relaxed, every load here: the acquire of every core's finish
+	 * increment (app_main) ordered all their writes before us.
+	 */
 	uint32_t done = atomic_load_explicit(&rounds_done, memory_order_relaxed);
 	uint32_t expect_leaves = ncpus > 1 ? 3u : 0u;
 	int r;
