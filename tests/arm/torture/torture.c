@@ -172,17 +172,23 @@ static uint32_t popcount32(uint32_t v)
 	return n;
 }
 
+/* An armed abort fires once its poll count has run out. */
+static bool fires(bool armed, uint32_t *polls)
+{
+	if (!armed)
+		return false;
+	if (*polls == 0)
+		return true;
+	(*polls)--;
+	return false;
+}
+
 /* The adapter's work hook: "work" arrives after a random number of polls. */
 static bool work_pending(void *arg, uint32_t self)
 {
 	struct core *c = &((struct core *)arg)[self];
 
-	if (!c->work_armed)
-		return false;
-	if (c->work_polls == 0)
-		return true;
-	c->work_polls--;
-	return false;
+	return fires(c->work_armed, &c->work_polls);
 }
 
 static bool caller_abort(void *arg, uint32_t self)
@@ -190,12 +196,7 @@ static bool caller_abort(void *arg, uint32_t self)
 	struct core *c = (struct core *)arg;
 
 	(void)self;
-	if (!c->caller_armed)
-		return false;
-	if (c->caller_polls == 0)
-		return true;
-	c->caller_polls--;
-	return false;
+	return fires(c->caller_armed, &c->caller_polls);
 }
 
 /* The BSP calls this for every interrupt it acknowledged. */
