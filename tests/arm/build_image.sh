@@ -15,19 +15,23 @@
 #         (--target=armv7a-none-eabi / aarch64-none-elf, -fuse-ld=lld)
 # Arguments starting with -D -U -I -f -m -W -O -g go to the compiler after
 # the defaults (so they may override them).  Include paths: tests/arm/board,
-# include/, adapters/baremetal-arm/.  Writes NAME.elf and NAME.map; nothing
-# else is written (compile and link are one driver call).  Environment:
-# CC_ARMV7 / CC_AARCH64 override the gcc driver names.
+# include/, adapters/baremetal-arm/ and the compiler's own headers only
+# (-nostdinc: no C library is reachable; see freestanding.sh).  Writes
+# NAME.elf and NAME.map; nothing else is written (compile and link are one
+# driver call).  Environment: CC_ARMV7 / CC_AARCH64 override the gcc
+# driver names.
 # shellcheck disable=SC2054  # commas inside -Wl,... and -semihosting-config are intended
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/arm/freestanding.sh
+. "$here/freestanding.sh"
 root=$(cd "$here/../.." && pwd)
 board="$here/board"
 me="build_image.sh"
 
 die() { echo "$me: $*" >&2; exit 2; }
-usage() { sed -n '4,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 arch="" lse=0 mmu=0 cc_kind=gcc out=""
 extra=() srcs=()
@@ -106,6 +110,8 @@ fi
 
 defs=()
 [ "$mmu" = 1 ] && defs+=(-DBOARD_MMU=1)
+freestanding_incs "$cc" || die "cannot find the headers of $cc"
+incs=("${FREESTANDING_INCS[@]}" "${incs[@]}")
 
 mkdir -p "$(dirname "$out")"
 cmd=("$cc" "${archflags[@]}" "${common[@]}" "${defs[@]}" "${incs[@]}" "${extra[@]}"

@@ -25,7 +25,6 @@
  * register and the GIC (tests/arm/event_model/), where a lost wake-up
  * leaves every core asleep and fails.
  */
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -84,6 +83,10 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #define APP_SEV() __asm__ __volatile__("dsb sy\n\tsev" ::: "memory")
 #endif
 
+/* INT_MAX without <limits.h>: the images see the compiler's own headers
+ * only, and gcc's limits.h goes on to the C library's. */
+#define TORTURE_INT_MAX ((int)(~0u >> 1))
+
 struct round_rec {
 	atomic_uint count;      /* members that ran the action */
 	atomic_uint mask;       /* which members ran it */
@@ -109,7 +112,7 @@ struct core {
 static struct coupled_group group;
 static struct coupled_slot slots[BOARD_MAX_CPUS];
 static struct core cores[BOARD_MAX_CPUS];
-static struct round_rec the_round = { 0, 0, INT_MAX, -1, 0 };
+static struct round_rec the_round = { 0, 0, TORTURE_INT_MAX, -1, 0 };
 static atomic_uint rounds_done;   /* committed rounds so far */
 static atomic_uint actions_total; /* sum of the members of every round */
 static atomic_uint started, finished;
@@ -225,7 +228,7 @@ static void rec_reset(struct round_rec *rec)
 {
 	atomic_store_explicit(&rec->count, 0u, memory_order_relaxed);
 	atomic_store_explicit(&rec->mask, 0u, memory_order_relaxed);
-	atomic_store_explicit(&rec->min_request, INT_MAX, memory_order_relaxed);
+	atomic_store_explicit(&rec->min_request, TORTURE_INT_MAX, memory_order_relaxed);
 	atomic_store_explicit(&rec->vote, -1, memory_order_relaxed);
 }
 
