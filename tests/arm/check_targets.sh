@@ -14,11 +14,19 @@
 # the ones the target should use: exclusives (LDREX/STREX, LDAXR/STLXR) or,
 # for the LSE build, LSE instructions (LDADD, CAS, SWP).
 #
+# Like the images (build_image.sh), it compiles with -nostdinc and the
+# compiler's own include directory only (freestanding.sh), so a C library
+# installed on the build machine cannot make it pass.  For each compiler
+# it also checks that the translation unit read no header from outside
+# the project and that directory, and that <stdio.h> is not reachable.
+#
 # Exit status: 0 all passed, 1 any failure (a missing compiler is a failure:
 # tests/run.sh installs gcc-arm-none-eabi, gcc-aarch64-linux-gnu and clang).
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# shellcheck source=tests/arm/freestanding.sh
+. tests/arm/freestanding.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -98,6 +106,44 @@ check_object() { # name obj objdump nm pattern
 	return 0
 }
 
+# check_no_libc NAME TARGET_FLAGS...: with FREESTANDING_INCS (for the
+# compiler of cmd[0]), use.c reads headers only from the project and the
+# compiler's own directory, and <stdio.h> is not found.
+check_no_libc() {
+	local name=$1 own=$FREESTANDING_DIR dep
+	shift
+	checks=$((checks + 1))
+	if ! "${cmd[0]}" "$@" "${FREESTANDING_INCS[@]}" "${flags[@]}" -M \
+		"$tmp/use.c" -o "$tmp/deps" 2>"$tmp/err"; then
+		echo "FAIL $name: header list:"
+		cat "$tmp/err"
+		return 1
+	fi
+	for dep in $(sed 's/\\$//; s/^[^:]*://' "$tmp/deps"); do
+		dep=$(realpath -m "$dep")
+		case $dep in
+		"$tmp"/* | "$PWD"/include/* | "$PWD"/adapters/baremetal-arm/*) ;;
+		"$(realpath -m "$own")"/*) ;;
+		*)
+			echo "FAIL $name: reads $dep (outside the project and $own)"
+			return 1
+			;;
+		esac
+	done
+	printf '#include <stdio.h>\n' >"$tmp/libc.c"
+	if "${cmd[0]}" "$@" "${FREESTANDING_INCS[@]}" "${flags[@]}" \
+		"$tmp/libc.c" -o "$tmp/libc.o" 2>"$tmp/err"; then
+		echo "FAIL $name: <stdio.h> is reachable (a C library leaks in)"
+		return 1
+	fi
+	if ! grep -q 'stdio.h.*not found\|stdio.h: No such file' "$tmp/err"; then
+		echo "FAIL $name: <stdio.h> failed for another reason:"
+		cat "$tmp/err"
+		return 1
+	fi
+	echo "ok   $name: own headers only, no <stdio.h>"
+}
+
 for t in "${targets[@]}"; do
 	# The last field takes the rest of the line, '|' included.
 	IFS='|' read -r name gcc_cmd clang_flags pattern <<<"$t"
@@ -117,6 +163,17 @@ for t in "${targets[@]}"; do
 			failed=1
 			continue
 		fi
+		if ! freestanding_incs "${cmd[0]}"; then
+			echo "FAIL $name/$cc: no own include directory"
+			failed=1
+			continue
+		fi
+		cmd=("${cmd[0]}" "${FREESTANDING_INCS[@]}" "${cmd[@]:1}")
+		if [[ $cc == clang ]]; then
+			check_no_libc "$name/$cc" "${clang_argv[@]}" || failed=1
+		else
+			check_no_libc "$name/$cc" "${gcc_argv[@]:1}" || failed=1
+		fi
 		if ! "${cmd[@]}" 2>"$tmp/err"; then
 			echo "FAIL $name/$cc: does not compile:"
 			cat "$tmp/err"
@@ -131,5 +188,5 @@ for t in "${targets[@]}"; do
 	done
 done
 
-echo "check_targets: $checks compiles, $([[ $failed == 0 ]] && echo 'all passed' || echo 'FAILURES')"
+echo "check_targets: $checks checks, $([[ $failed == 0 ]] && echo 'all passed' || echo 'FAILURES')"
 exit $failed
