@@ -21,7 +21,8 @@
 # the project and that directory, and that <stdio.h> is not reachable.
 #
 # Exit status: 0 all passed, 1 any failure (a missing compiler is a failure:
-# tests/run.sh installs gcc-arm-none-eabi, gcc-aarch64-linux-gnu and clang).
+# tests/packages.sh, group arm, lists gcc-arm-none-eabi, gcc-aarch64-linux-gnu
+# and clang).
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."

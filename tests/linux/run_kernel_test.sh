@@ -76,7 +76,7 @@ command -v gzip >/dev/null || missing+=(gzip)
 command -v make >/dev/null || missing+=(make)
 command -v gcc >/dev/null || missing+=(gcc)
 if [ ${#missing[@]} -gt 0 ]; then
-	die "missing packages: ${missing[*]} (apt-get install ${missing[*]}; or: bash tests/run.sh with the kernel group)"
+	die "missing packages: ${missing[*]} (apt-get install ${missing[*]}; or: bash tests/packages.sh install kernel)"
 fi
 kimg="/boot/vmlinuz-$kver"
 [ -r "$kimg" ] || die "$kimg is not readable (Debian installs it mode 0600: run as root)"
