@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # the caller reads the variables
 #
 # tests/arm/freestanding.sh - sourced by build_image.sh and check_targets.sh.
 #
