@@ -54,7 +54,7 @@ preset_names() {
 # terminal and to build/NAME.log; sets RESULT (ok or the step that failed)
 # and TESTS (passed/total, or -).
 run_config() {
-	local name=$1 log=build/$1.log step rc counts
+	local name=$1 log=build/$1.log step rc counts n_failed n_total
 	shift
 
 	mkdir -p build
@@ -81,8 +81,8 @@ run_config() {
 	counts=$(sed -n 's/.* \([0-9]*\) tests\{0,1\} failed out of \([0-9]*\).*/\1 \2/p' \
 		"$log" | tail -n 1)
 	if [[ -n $counts ]]; then
-		read -r failed total <<<"$counts"
-		TESTS="$((total - failed))/$total"
+		read -r n_failed n_total <<<"$counts"
+		TESTS="$((n_total - n_failed))/$n_total"
 	elif grep -q '^No tests were found' "$log"; then
 		TESTS="0/0"
 	else
