@@ -10,7 +10,9 @@
  *   WFI   sleeps until an interrupt is pending, masked or not;
  *   SGI   makes an interrupt pending on the target core; an unmasked
  *         pending interrupt is taken at the next modelled instruction;
- *   DSB, YIELD, IRQ mask changes: instruction boundaries.
+ *   DSB, YIELD, IRQ mask changes: instruction boundaries; a DSB with
+ *   IRQs unmasked also stalls the core a random 0-20 us (ended by an SGI),
+ *   so that an interrupt lands between a check and a sleep often enough.
  *
  * Nothing else wakes a core: no spurious events, no timer.  When every live
  * core sleeps, none can ever be woken: a lost wake-up, reported with exit

@@ -168,6 +168,42 @@ void model_send_sgi(void *arg, uint32_t target)
 	t->pending = true;
 	if (t->sleep == IN_WFI || (t->sleep == IN_WFE && !t->masked))
 		wake_locked(t);
+	else
+		pthread_cond_signal(&t->cv); /* ends a DSB stall */
+	pthread_mutex_unlock(&mu);
+}
+
+static _Thread_local uint64_t stall_rng;
+
+/*
+ * A DSB stalls the core until its earlier accesses complete.  The model
+ * stretches that stall, with IRQs unmasked, to a random 0..DSB_STALL_US
+ * microseconds in which the other cores run and an SGI may arrive (which
+ * ends it): the window where an interrupt is taken between a check and a
+ * sleep, too short to hit by chance otherwise.  Not synchronisation: the
+ * verdict of a correct binding does not depend on the stall's length.
+ */
+#define DSB_STALL_US 20u
+static void dsb_stall(void)
+{
+	struct model_core *c = &cores[self];
+	struct timespec until;
+	uint64_t ns;
+
+	if (stall_rng == 0)
+		stall_rng = board_counter() ^ ((uint64_t)self << 32) ^ 1u;
+	stall_rng ^= stall_rng << 13; /* xorshift64 */
+	stall_rng ^= stall_rng >> 7;
+	stall_rng ^= stall_rng << 17;
+	ns = (stall_rng % (DSB_STALL_US + 1u)) * 1000u;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	ns += (uint64_t)until.tv_nsec;
+	until.tv_sec += (time_t)(ns / 1000000000u);
+	until.tv_nsec = (long)(ns % 1000000000u);
+	pthread_mutex_lock(&mu);
+	while (!c->masked && !c->pending &&
+	       pthread_cond_timedwait(&c->cv, &mu, &until) == 0)
+		;
 	pthread_mutex_unlock(&mu);
 }
 
@@ -175,6 +211,7 @@ void model_dsb(void)
 {
 	/* seq_cst: DSB completes every earlier access before any later one. */
 	atomic_thread_fence(memory_order_seq_cst);
+	dsb_stall();
 	take_interrupt();
 }
 
@@ -308,6 +345,7 @@ static void watchdog(void)
 
 int main(int argc, char **argv)
 {
+	pthread_condattr_t cv_attr;
 	uint32_t i;
 	int a;
 
@@ -329,8 +367,10 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	alive = ncpus;
+	pthread_condattr_init(&cv_attr);
+	pthread_condattr_setclock(&cv_attr, CLOCK_MONOTONIC);
 	for (i = 0; i < ncpus; i++) {
-		pthread_cond_init(&cores[i].cv, NULL);
+		pthread_cond_init(&cores[i].cv, &cv_attr);
 		cores[i].masked = true; /* app_main starts with IRQs masked */
 		cores[i].alive = true;
 	}
