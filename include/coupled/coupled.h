@@ -109,7 +109,10 @@ struct coupled_group;
  * @self: the calling participant
  * @param: the reduction of all members' requests, the same for every member
  * @members: how many members the round has
- * @generation: the round's generation number (the same for every member)
+ * @generation: the round's generation number (the same for every member).
+ *              It counts decided rounds modulo 2^32 and wraps from
+ *              UINT32_MAX to 0; compare two generations as serial numbers,
+ *              (int32_t)(a - b) > 0 for "a is later".
  */
 struct coupled_round {
 	struct coupled_group *group;
@@ -336,6 +339,64 @@ static inline int coupled_group_init(struct coupled_group *g,
 #endif
 		coupled_adapter_slot_init(&g->adapter, &s->adapter, i);
 	}
+	return 0;
+}
+
+/**
+ * coupled_group_set_generation() - for tests: put a group at a chosen round
+ *                                  generation
+ * @g: the group
+ * @generation: the generation of the last decided round
+ *
+ * The round generation is a 32-bit counter that wraps: a group deciding a
+ * million rounds a second wraps it in 72 minutes.  This call lets a test
+ * reach any generation at once, without deciding the rounds: @g becomes what
+ * it would be after rounds up to @generation had been decided with its
+ * current members.  The generation of the last decision, the exit gate and
+ * every member's acknowledgement become @generation.  A non-member's
+ * acknowledgement is left as it is, as it would be after any number of
+ * rounds without that id: 0 for an id that was never a member, the
+ * generation of its last round for one that left.  So a test can build
+ * what the wrap does to a joiner, a next round whose generation equals the
+ * joiner's stale acknowledgement: this call with UINT32_MAX, then
+ * coupled_join() of an id that was never a member; or an id leaves after
+ * its round G, this call puts the group at G - 1 (2^32 - 1 rounds later),
+ * and the id rejoins.
+ *
+ * Not for production code: a real group only ever moves its generation by
+ * deciding rounds.
+ *
+ * Context: tests only, with the group at rest: nobody inside a call of @g,
+ * no membership change in progress, and no concurrent access to @g (as for
+ * coupled_group_init(); the caller publishes the group afterwards, e.g. by
+ * creating the threads).
+ * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_EBUSY if somebody counts
+ * as waiting, is inside a call or holds prevent (nothing is written).
+ */
+static inline int coupled_group_set_generation(struct coupled_group *g,
+					       uint32_t generation)
+{
+	uint32_t i;
+
+	if (!g)
+		return COUPLED_EINVAL;
+	/*
+	 * relaxed, these loads and the stores below: the group is at rest
+	 * and not shared concurrently (see Context); the checks only refuse
+	 * a call that breaks that rule in a way visible from here.
+	 */
+	if (coupled_load(&g->counts, COUPLED_RELAXED) ||
+	    coupled_load(&g->prevent, COUPLED_RELAXED))
+		return COUPLED_EBUSY;
+	for (i = 0; i < g->capacity; i++)
+		if (coupled_load(&g->slots[i].inside, COUPLED_RELAXED))
+			return COUPLED_EBUSY;
+	coupled_store(&g->round_gen, generation, COUPLED_RELAXED);
+	coupled_store(&g->exit_gate, generation, COUPLED_RELAXED);
+	for (i = 0; i < g->capacity; i++)
+		if (coupled_load(&g->slots[i].member, COUPLED_RELAXED))
+			coupled_store(&g->slots[i].ack, generation,
+				      COUPLED_RELAXED);
 	return 0;
 }
 
