@@ -197,7 +197,10 @@ struct coupled_slot {
 	coupled_atomic_u32 poke_seq;
 	/* The poke_seq value the owner last handled; written by the owner. */
 	coupled_atomic_u32 poke_handled;
-	/* Generation of the last decision the owner saw; written by the owner. */
+	/*
+	 * Generation of the last decision the owner saw; written by the
+	 * owner, and by coupled_join() (the current generation).
+	 */
 	coupled_atomic_u32 ack;
 	/*
 	 * 1 while the owner is inside coupled_enter(): the re-entry guard, and
@@ -1071,6 +1074,26 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 		coupled_store(&g->members,
 			      coupled_load(&g->members, COUPLED_RELAXED) + 1u,
 			      COUPLED_RELEASE);
+		/*
+		 * The joiner acknowledges the last decision, as every member
+		 * has at rest: its old value (0 for an id that was never a
+		 * member, its last round's generation for one that left)
+		 * could equal the next round's generation after the 32-bit
+		 * wrap and pass the closer's check in coupled__exit() before
+		 * the joiner saw that round's decision.
+		 * relaxed, the load: no round is being decided or exited (a
+		 * change holds prevent and saw waiting == 0 with seq_cst,
+		 * which also acquired every done, so the last closer's store
+		 * of round_gen happens before this load).
+		 * relaxed, the store: published by the release of prevent in
+		 * coupled__membership_end(), which pairs with the entrants'
+		 * seq_cst load of prevent, before any closer's scan of acks;
+		 * the joiner's own later acks are ordered after it the same
+		 * way.
+		 */
+		coupled_store(&g->slots[id].ack,
+			      coupled_load(&g->round_gen, COUPLED_RELAXED),
+			      COUPLED_RELAXED);
 	}
 	coupled__membership_end(g);
 	return ret;

@@ -442,6 +442,105 @@ static void test_stats(void)
 #endif
 }
 
+/* ---- the 32-bit round generation ------------------------------------- */
+
+static uint32_t wrap_gens[8];
+static unsigned wrap_count;
+static int wrap_busy;
+
+static void wrap_action(const struct coupled_round *r, void *ctx)
+{
+	(void)ctx;
+	if (wrap_count < 8)
+		wrap_gens[wrap_count] = r->generation;
+	wrap_count++;
+}
+
+static void busy_action(const struct coupled_round *r, void *ctx)
+{
+	/* Inside a round somebody counts as waiting: refused. */
+	wrap_busy = coupled_group_set_generation(r->group, 7);
+	(void)ctx;
+}
+
+/* At rest, every member has acknowledged the last decision. */
+static void check_acks_at_rest(struct coupled_group *g)
+{
+	/* relaxed: single-threaded test. */
+	uint32_t gen = coupled_load(&g->round_gen, COUPLED_RELAXED);
+	uint32_t i;
+
+	CHECK_EQ(coupled_load(&g->exit_gate, COUPLED_RELAXED), gen);
+	for (i = 0; i < g->capacity; i++)
+		if (coupled_is_member(g, i))
+			CHECK_EQ(coupled_load(&g->slots[i].ack,
+					      COUPLED_RELAXED),
+				 gen);
+}
+
+/*
+ * The generation wraps after 2^32 rounds.  coupled_group_set_generation()
+ * puts a group there at once; rounds go on across the wrap, and whatever
+ * the join history, every member's acknowledgement equals the generation at
+ * rest.  A joining id with a stale acknowledgement that equals the next
+ * round's generation (0 for an id that was never a member, the value of its
+ * last round for a returning one) would otherwise pass the closer's check
+ * before it has seen that round's decision.
+ */
+static void test_generation_wrap(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[4]; /* the snapshot's size; 3 are used */
+	struct snapshot snap;
+	unsigned i;
+
+	TEST_CASE("generation_wrap");
+	CHECK_EQ(coupled_group_set_generation(NULL, 1), COUPLED_EINVAL);
+	CHECK_EQ(coupled_group_init(&g, slots, 3, 1, NULL), 0);
+
+	/* Refused inside a round, nothing changed. */
+	wrap_busy = 0;
+	CHECK_EQ(coupled_enter(&g, 0, 1, busy_action, NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(wrap_busy, COUPLED_EBUSY);
+	CHECK_EQ(coupled_load(&g.round_gen, COUPLED_RELAXED), 1);
+
+	/* One member, rounds across the wrap. */
+	CHECK_EQ(coupled_group_set_generation(&g, UINT32_MAX - 1u), 0);
+	check_acks_at_rest(&g);
+	wrap_count = 0;
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(coupled_enter(&g, 0, 1, wrap_action, NULL),
+			 COUPLED_COMMITTED);
+	CHECK_EQ(wrap_count, 3);
+	CHECK_EQ(wrap_gens[0], UINT32_MAX);
+	CHECK_EQ(wrap_gens[1], 0);
+	CHECK_EQ(wrap_gens[2], 1);
+	check_acks_at_rest(&g);
+
+	/* After 2^32 - 1 rounds: a never-member still acknowledges 0. */
+	CHECK_EQ(coupled_group_set_generation(&g, UINT32_MAX), 0);
+	CHECK_EQ(coupled_load(&g.slots[1].ack, COUPLED_RELAXED), 0);
+	CHECK_EQ(coupled_join(&g, 1), 0);
+	check_acks_at_rest(&g);
+
+	/* A returning id: its last round was 5, it rejoins at 4. */
+	CHECK_EQ(coupled_group_set_generation(&g, 4), 0);
+	CHECK_EQ(coupled_leave(&g, 0), 0);
+	CHECK_EQ(coupled_join(&g, 2), 0);
+	CHECK_EQ(coupled_group_set_generation(&g, 5), 0);
+	CHECK_EQ(coupled_leave(&g, 2), 0);
+	CHECK_EQ(coupled_group_set_generation(&g, 4), 0);
+	CHECK_EQ(coupled_load(&g.slots[2].ack, COUPLED_RELAXED), 5);
+	CHECK_EQ(coupled_join(&g, 2), 0);
+	check_acks_at_rest(&g);
+
+	/* A call that changes nothing leaves every byte as it was. */
+	take(&snap, &g, slots);
+	CHECK_EQ(coupled_group_set_generation(&g, 4), 0);
+	CHECK(same(&snap, &g, slots));
+}
+
 static void test_strerror(void)
 {
 	TEST_CASE("strerror");
@@ -497,6 +596,7 @@ int main(void)
 	test_vote_single();
 	test_abort_sources_alone();
 	test_stats();
+	test_generation_wrap();
 	test_strerror();
 	test_max_capacity();
 	printf("all unit tests passed\n");
