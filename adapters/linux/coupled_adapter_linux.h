@@ -22,7 +22,13 @@
  *                    entered with interrupts disabled; by default cpu_relax();
  *       relax        cpu_relax();
  *       clock        ktime_get_mono_fast_ns() (usable with interrupts off and
- *                    in idle).
+ *                    in idle);
+ *       context      none (COUPLED_ADAPTER_HAS_CONTEXT 0): a CPU number does
+ *                    not name a preemptible caller, which may migrate, and
+ *                    every CPU's idle task has pid 0, so coupled_join() or
+ *                    coupled_leave() called from inside a call of the same
+ *                    group (an action) is not detected and hangs, as their
+ *                    kernel-doc says.
  *
  * Interrupts: the core is called the way cpuidle calls an ->enter() method,
  * with interrupts disabled on the local CPU, and it returns with them still

@@ -58,6 +58,17 @@
 #define COUPLED_ADAPTER_NAME "pthread"
 /* coupled_adapter_now() is CLOCK_MONOTONIC in nanoseconds. */
 #define COUPLED_ADAPTER_HAS_CLOCK 1
+/* coupled_adapter_context(): the kernel's thread id, where there is one. */
+#if defined(__linux__)
+#define COUPLED_ADAPTER_HAS_CONTEXT 1
+#else
+#define COUPLED_ADAPTER_HAS_CONTEXT 0
+#endif
+#ifdef __cplusplus
+#define COUPLED__PTHREAD_TLS thread_local
+#else
+#define COUPLED__PTHREAD_TLS _Thread_local
+#endif
 
 /** enum coupled_pthread_strategy - how a waiting participant rests */
 enum coupled_pthread_strategy {
@@ -211,6 +222,32 @@ static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+#if COUPLED_ADAPTER_HAS_CONTEXT
+/**
+ * coupled_adapter_context() - the calling thread's id
+ * @ag: the group's adapter state (unused)
+ *
+ * The kernel's thread id (gettid()), fetched once per thread and cached in
+ * a thread-local variable: one thread-local load per call after the first.
+ * The core stores it in the caller's slot for the duration of
+ * coupled_enter(), so that coupled_join() and coupled_leave() from inside
+ * that call (an action, should_abort, the work check, a signal handler) are
+ * refused with COUPLED_EPERM instead of hanging.
+ *
+ * Context: any thread of the process.
+ * Return: a nonzero id, unique among the process's live threads.
+ */
+static inline uint32_t coupled_adapter_context(struct coupled_adapter_group *ag)
+{
+	static COUPLED__PTHREAD_TLS uint32_t tid;
+
+	(void)ag;
+	if (!tid)
+		tid = (uint32_t)syscall(SYS_gettid);
+	return tid;
+}
+#endif
 
 static inline uint32_t coupled_adapter_wait_prepare(
 	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,

@@ -62,13 +62,24 @@
 #define COUPLED_ABORT_TIMEOUT 4    /* the phase-1 deadline passed */
 #define COUPLED_ABORT_REASONS 5    /* array size for per-reason counters */
 
-#define COUPLED_EPERM (-1)        /* operation not allowed in this state */
+#define COUPLED_EPERM (-1)        /* not allowed here: a membership change
+				   * from inside a call of the same group */
 #define COUPLED_ENOENT (-2)       /* the id is not a member */
 #define COUPLED_EBUSY (-16)       /* the participant is already inside */
 #define COUPLED_EEXIST (-17)      /* the id is already a member */
 #define COUPLED_EINVAL (-22)      /* a null pointer or a bad value */
 #define COUPLED_ERANGE (-34)      /* id or capacity out of range */
 #define COUPLED_EOPNOTSUPP (-95)  /* deadline without an adapter clock */
+
+/*
+ * The optional adapter hook coupled_adapter_context() (docs/adapters.md):
+ * an adapter that defines COUPLED_ADAPTER_HAS_CONTEXT to 1 names the calling
+ * execution context, so that a membership change requested from inside a
+ * call of the same group is refused instead of waiting for itself forever.
+ */
+#ifndef COUPLED_ADAPTER_HAS_CONTEXT
+#define COUPLED_ADAPTER_HAS_CONTEXT 0
+#endif
 
 /* Decision of a round, published by its closer. */
 #define COUPLED__OUTCOME_COMMIT 1u
@@ -129,7 +140,9 @@ struct coupled_round {
  *
  * Called exactly once on every member of a committed round, with the same
  * round->param.  May call coupled_barrier() and coupled_vote(); every member
- * must call them the same number of times.  Must not change the membership.
+ * must call them the same number of times.  Must not change the membership
+ * of its own group (coupled_join() and coupled_leave() refuse it with
+ * COUPLED_EPERM where the adapter names execution contexts).
  */
 typedef void (*coupled_action_fn)(const struct coupled_round *round, void *ctx);
 
@@ -207,6 +220,13 @@ struct coupled_slot {
 	 * what coupled_leave() waits on (a Dekker pair with @member).
 	 */
 	coupled_atomic_u32 inside;
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	/*
+	 * The adapter's id of the execution context inside coupled_enter()
+	 * for this slot, 0 when none; written by that context only.
+	 */
+	coupled_atomic_u32 ctx;
+#endif
 #ifdef COUPLED_STATS
 	struct coupled__slot_stats stats;
 #endif
@@ -328,6 +348,9 @@ static inline int coupled_group_init(struct coupled_group *g,
 		coupled_atomic_init(&s->poke_handled, 0u);
 		coupled_atomic_init(&s->ack, 0u);
 		coupled_atomic_init(&s->inside, 0u);
+#if COUPLED_ADAPTER_HAS_CONTEXT
+		coupled_atomic_init(&s->ctx, 0u);
+#endif
 #ifdef COUPLED_STATS
 		{
 			uint32_t r;
@@ -960,7 +983,20 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 		coupled_store(&s->inside, 0u, COUPLED_RELAXED);
 		return COUPLED_ENOENT;
 	}
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	/*
+	 * relaxed, this store and the one after the call: only this context
+	 * ever stores its own id, and only a change requested by this same
+	 * context needs to find it (coupled__caller_inside()); coherence
+	 * alone makes that context read its own latest store.
+	 */
+	coupled_store(&s->ctx, coupled_adapter_context(&g->adapter),
+		      COUPLED_RELAXED);
+#endif
 	ret = coupled__run(g, self, request, action, ctx, opts);
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	coupled_store(&s->ctx, 0u, COUPLED_RELAXED);
+#endif
 	/*
 	 * release: pairs with the leaver's seq_cst load of inside; this
 	 * call's accesses to the group happen before the leave completes.
@@ -984,6 +1020,40 @@ static inline int coupled_enter(struct coupled_group *g, uint32_t self,
 				void *ctx)
 {
 	return coupled_enter_opts(g, self, request, action, ctx, NULL);
+}
+
+/**
+ * coupled__caller_inside() - is the calling context inside a call of @g?
+ * @g: the group
+ *
+ * A membership change waits until nobody counts as waiting, and a caller
+ * inside coupled_enter() of @g (in an action, in should_abort, in the
+ * adapter's work check, or interrupted there by a handler on the same
+ * context) counts as waiting until that call returns: the change would wait
+ * for itself forever.  With an adapter that names execution contexts, that
+ * is one relaxed load per slot; without one (COUPLED_ADAPTER_HAS_CONTEXT 0)
+ * nothing is checked and the misuse is the caller's to avoid.
+ *
+ * Return: true if a call of @g by the calling context is in progress.
+ */
+static inline bool coupled__caller_inside(struct coupled_group *g)
+{
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	uint32_t me = coupled_adapter_context(&g->adapter);
+	uint32_t i;
+
+	for (i = 0; i < g->capacity; i++)
+		/*
+		 * relaxed: a slot holds our id only if we stored it and have
+		 * not cleared it yet (nobody else stores our id), and our own
+		 * latest store is what coherence makes us read.
+		 */
+		if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me)
+			return true;
+#else
+	(void)g;
+#endif
+	return false;
 }
 
 /**
@@ -1039,9 +1109,18 @@ static inline void coupled__membership_end(struct coupled_group *g)
  * already reached all-ready completes first; no round ever commits with a
  * stale member count.
  *
- * Context: may spin.  Must not be called from an action of @g.
+ * Context: may spin.  Must not be called from inside a call of
+ * coupled_enter() on @g by the same execution context (from an action, a
+ * should_abort check or the adapter's work check): the change would wait for
+ * that call, which counts as waiting, forever.  With an adapter that names
+ * execution contexts (COUPLED_ADAPTER_HAS_CONTEXT: pthread, bare-metal ARM
+ * A profile) that is refused with COUPLED_EPERM; without one it is not
+ * detected and hangs: the spin adapter, and the Linux kernel adapter, where
+ * a CPU number names no preemptible caller (it may migrate) and every CPU's
+ * idle task has pid 0 (docs/adapters.md).
  * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_ERANGE for @id out of
- * range; COUPLED_EEXIST if @id is already a member (nothing changes).
+ * range; COUPLED_EPERM when called from inside a call of @g (see Context);
+ * COUPLED_EEXIST if @id is already a member.  Nothing changes on an error.
  */
 static inline int coupled_join(struct coupled_group *g, uint32_t id)
 {
@@ -1051,6 +1130,8 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 		return COUPLED_EINVAL;
 	if (id >= g->capacity)
 		return COUPLED_ERANGE;
+	if (coupled__caller_inside(g))
+		return COUPLED_EPERM;
 	/*
 	 * relaxed: a refused request must not even poke anybody, so check
 	 * before taking prevent; this is a hint, the check under prevent
@@ -1109,10 +1190,14 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
  * only once a call of @id that raced with the removal has returned, so that
  * call never counts in a round of the new membership.
  *
- * Context: may spin.  Must not be called from an action of @g, nor by @id's
- * own execution context while it is inside coupled_enter().
+ * Context: may spin.  As coupled_join(): must not be called from inside a
+ * call of coupled_enter() on @g by the same execution context (in
+ * particular not by @id's own context from its should_abort check, nor from
+ * an action); refused with COUPLED_EPERM where the adapter names execution
+ * contexts, a hang elsewhere.
  * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_ERANGE for @id out of
- * range; COUPLED_ENOENT if @id is not a member (nothing changes).
+ * range; COUPLED_EPERM when called from inside a call of @g;
+ * COUPLED_ENOENT if @id is not a member.  Nothing changes on an error.
  */
 static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 {
@@ -1122,6 +1207,8 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		return COUPLED_EINVAL;
 	if (id >= g->capacity)
 		return COUPLED_ERANGE;
+	if (coupled__caller_inside(g))
+		return COUPLED_EPERM;
 	/* relaxed: a hint, as in coupled_join(); refuse before poking. */
 	if (!coupled_load(&g->slots[id].member, COUPLED_RELAXED))
 		return COUPLED_ENOENT;

@@ -12,6 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(COUPLED_ADAPTER_PTHREAD)
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+#endif
 
 #include "check.h"
 
@@ -541,6 +546,125 @@ static void test_generation_wrap(void)
 	CHECK(same(&snap, &g, slots));
 }
 
+/* ---- misuse: a membership change from inside a call ------------------ */
+
+#if defined(COUPLED_ADAPTER_PTHREAD) && COUPLED_ADAPTER_HAS_CONTEXT
+struct misuse {
+	struct coupled_group g, other;
+	struct coupled_slot slots[4], other_slots[2];
+	struct snapshot before;
+	int in_action[4];   /* join(2), leave(0), leave(3), join other */
+	int in_abort[2];    /* leave(0), join(3) */
+	int same_action, same_abort;
+	int enter_action, enter_abort, after_leave, after_enter;
+	int done;
+};
+
+static struct misuse mis;
+static pthread_mutex_t mis_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t mis_cond = PTHREAD_COND_INITIALIZER;
+
+static void misuse_action(const struct coupled_round *r, void *ctx)
+{
+	(void)ctx;
+	take(&mis.before, &mis.g, mis.slots);
+	mis.in_action[0] = coupled_join(r->group, 2);
+	mis.in_action[1] = coupled_leave(r->group, 0);
+	mis.in_action[2] = coupled_leave(r->group, 3);
+	mis.same_action = same(&mis.before, &mis.g, mis.slots);
+	/* Another group is no misuse. */
+	mis.in_action[3] = coupled_join(&mis.other, 1);
+}
+
+static bool misuse_abort(void *arg, uint32_t self)
+{
+	(void)arg;
+	take(&mis.before, &mis.g, mis.slots);
+	mis.in_abort[0] = coupled_leave(&mis.g, self);
+	mis.in_abort[1] = coupled_join(&mis.g, 3);
+	mis.same_abort = same(&mis.before, &mis.g, mis.slots);
+	return true;
+}
+
+static void *misuse_main(void *arg)
+{
+	struct coupled_enter_opts opts;
+
+	(void)arg;
+	/* One member: participant 0's rounds commit alone. */
+	mis.enter_action = coupled_enter(&mis.g, 0, 1, misuse_action, NULL);
+	/* Two members, participant 1 never comes: 0 waits and polls. */
+	CHECK_EQ(coupled_join(&mis.g, 1), 0);
+	memset((void *)&opts, 0, sizeof(opts));
+	opts.should_abort = misuse_abort;
+	mis.enter_abort = coupled_enter_opts(&mis.g, 0, 1, count_action, NULL,
+					     &opts);
+	/* Out of the call, the same thread may change the membership. */
+	mis.after_leave = coupled_leave(&mis.g, 1);
+	mis.after_enter = coupled_enter(&mis.g, 0, 1, count_action, NULL);
+	pthread_mutex_lock(&mis_lock);
+	mis.done = 1;
+	pthread_cond_signal(&mis_cond);
+	pthread_mutex_unlock(&mis_lock);
+	return NULL;
+}
+
+/*
+ * coupled_join() and coupled_leave() from inside a call of the same group
+ * (the action; should_abort, including a leave of the caller's own id)
+ * would wait for the caller itself forever: they must return COUPLED_EPERM
+ * at once and change nothing.  The calls run in a helper thread; a hang
+ * fails the test after 10 s instead of blocking it.
+ */
+static void test_misuse(void)
+{
+	pthread_t t;
+	struct timespec limit;
+	int i, rc = 0;
+
+	TEST_CASE("misuse_membership_from_inside");
+	memset((void *)&mis, 0, sizeof(mis));
+	CHECK_EQ(coupled_group_init(&mis.g, mis.slots, 4, 1, NULL), 0);
+	CHECK_EQ(coupled_group_init(&mis.other, mis.other_slots, 2, 1, NULL),
+		 0);
+	CHECK(pthread_create(&t, NULL, misuse_main, NULL) == 0);
+	clock_gettime(CLOCK_REALTIME, &limit);
+	limit.tv_sec += 10;
+	pthread_mutex_lock(&mis_lock);
+	while (!mis.done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&mis_cond, &mis_lock, &limit);
+	pthread_mutex_unlock(&mis_lock);
+	if (!mis.done) {
+		fprintf(stderr, "misuse: a membership change from inside a "
+				"call did not return within 10 s\n");
+		exit(1);
+	}
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK_EQ(mis.enter_action, COUPLED_COMMITTED);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(mis.in_action[i], COUPLED_EPERM);
+	CHECK(mis.same_action);
+	CHECK_EQ(mis.in_action[3], 0);
+	CHECK(coupled_is_member(&mis.other, 1));
+	CHECK_EQ(mis.enter_abort, COUPLED_ABORT_CALLER);
+	CHECK_EQ(mis.in_abort[0], COUPLED_EPERM);
+	CHECK_EQ(mis.in_abort[1], COUPLED_EPERM);
+	CHECK(mis.same_abort);
+	CHECK_EQ(mis.after_leave, 0);
+	CHECK_EQ(mis.after_enter, COUPLED_COMMITTED);
+	CHECK_EQ(coupled_group_members(&mis.g), 1);
+	CHECK(strcmp(coupled_strerror(COUPLED_EPERM), "not permitted") == 0);
+}
+#else
+static void test_misuse(void)
+{
+	TEST_CASE("misuse_membership_from_inside");
+	printf("   skipped: the %s adapter names no execution context "
+	       "(COUPLED_ADAPTER_HAS_CONTEXT 0), so the misuse is not "
+	       "detected\n", COUPLED_ADAPTER_NAME);
+}
+#endif
+
 static void test_strerror(void)
 {
 	TEST_CASE("strerror");
@@ -597,6 +721,7 @@ int main(void)
 	test_abort_sources_alone();
 	test_stats();
 	test_generation_wrap();
+	test_misuse();
 	test_strerror();
 	test_max_capacity();
 	printf("all unit tests passed\n");

@@ -171,6 +171,11 @@ void model_send_sgi(void *arg, uint32_t target)
 	pthread_mutex_unlock(&mu);
 }
 
+uint32_t model_cpu_id(void)
+{
+	return self;
+}
+
 void model_dsb(void)
 {
 	/* seq_cst: DSB completes every earlier access before any later one. */

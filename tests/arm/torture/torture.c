@@ -12,7 +12,10 @@
  * that the parameter is the minimum of their requests, and that everyone
  * got the same vote; a last barrier lets the record be cleared.
  * The last core leaves the group three times during the run and rejoins
- * after the others committed TORTURE_ABSENT rounds without it.  The group
+ * after the others committed TORTURE_ABSENT rounds without it.  Every
+ * 1024th round, each member tries to leave from inside the action, which
+ * must be refused with COUPLED_EPERM (the core names itself by its MPIDR;
+ * the check would otherwise wait for itself forever).  The group
  * starts at generation TORTURE_START_GEN, by default half the run before
  * the 32-bit wrap, so every run crosses it.
  *
@@ -299,6 +302,12 @@ static void action(const struct coupled_round *r, void *ctx)
 		c->vote_aborts++;
 	idx = atomic_load_explicit(&rec->index, memory_order_relaxed);
 	c->last_index = idx;
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	/* Leaving from inside the action would wait for itself: refused. */
+	if ((idx & 1023u) == 0u && coupled_leave(r->group, r->self) !=
+					   COUPLED_EPERM)
+		fail(c->id, "leave from inside an action not refused", idx, 0);
+#endif
 	/* All members see the same index, so all stop after the same round. */
 	c->stop = idx + 1u >= TORTURE_ROUNDS;
 	if (coupled_barrier(r) != 0)
