@@ -171,7 +171,10 @@ struct coupled_enter_opts {
 
 /**
  * struct coupled_stats - counters of one participant or of a whole group
- * @attempts: arrivals in phase 1 (one per attempt, restarts included)
+ * @attempts: arrivals in phase 1: one per increment of the waiting count,
+ *            i.e. per attempt, restarts included, and also an arrival
+ *            that then sees a membership change and aborts (a call refused
+ *            before it arrives is not counted)
  * @commits: committed rounds
  * @aborts: aborted calls, indexed by COUPLED_ABORT_* reason
  * @retries: back-outs from the ready phase to the waiting phase
@@ -786,6 +789,8 @@ attempt:
 
 	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVE);
 	w = coupled_word_arrive_waiting(&g->counts);
+	/* Every arrival counts, also one that then sees a change. */
+	COUPLED__STAT_INC(s, attempts);
 	/*
 	 * seq_cst: the other half of the Dekker pair with
 	 * coupled__membership_begin(): either we see prevent, or the changer
@@ -809,7 +814,6 @@ attempt:
 	}
 	/* relaxed: stable while we count as waiting (see above). */
 	n = coupled_load(&g->members, COUPLED_RELAXED);
-	COUPLED__STAT_INC(s, attempts);
 
 	poked = false;
 	if (coupled_word_waiting(w) == n) {

@@ -575,6 +575,55 @@ static void scenario_leave_racing_entry(void)
 	CHECK_EQ(word(), 0);
 }
 
+static uint32_t slot_stat_attempts(int i)
+{
+	/* relaxed: read after the participant's call returned. */
+	return coupled_load(&slots[i].stats.attempts, COUPLED_RELAXED);
+}
+
+/*
+ * COUPLED_STATS' attempts count every arrival in phase 1, also one that then
+ * sees a membership change: A passes the early check of prevent and stops
+ * just before it counts as waiting; a leave of B takes prevent meanwhile
+ * (nobody waits yet, so it goes through); A's arrival then sees prevent and
+ * aborts.  That call arrived once: attempts 1, one membership abort.
+ */
+static void scenario_attempts_count(void)
+{
+	struct stepctl_participant p[1];
+	struct change_args ch;
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[0], A, 1, 3, NULL);
+	stepctl_break(A, COUPLED_HOOK_ARRIVE, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_ARRIVE);
+
+	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
+	ch.join = 0;
+	ch.id = B;
+	ch.result = 999;
+	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+
+	stepctl_release(A, COUPLED_HOOK_ARRIVE);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
+	stepctl_join(&p[0]);
+	printf("   attempts %u, membership aborts %u\n",
+	       (unsigned)slot_stat_attempts(A),
+	       (unsigned)coupled_load(
+		       &slots[A].stats.aborts[COUPLED_ABORT_MEMBERSHIP],
+		       COUPLED_RELAXED));
+	CHECK_EQ(slot_stat_attempts(A), 1);
+	CHECK_EQ(coupled_load(&slots[A].stats.aborts[COUPLED_ABORT_MEMBERSHIP],
+			      COUPLED_RELAXED),
+		 1);
+	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK(pthread_join(ch.thread, NULL) == 0);
+	CHECK_EQ(ch.result, 0);
+	CHECK_EQ(word(), 0);
+}
+
 /*
  * Inside the action: barriers and votes.  In every round one member chosen
  * by the generation votes to abort the first vote; nobody the second.  All
@@ -885,6 +934,7 @@ static const struct {
 	{ "vote_abort", scenario_vote_abort },
 	{ "wrap_first_join", scenario_wrap_first_join },
 	{ "wrap_rejoin", scenario_wrap_rejoin },
+	{ "attempts_count", scenario_attempts_count },
 };
 
 int main(int argc, char **argv)
