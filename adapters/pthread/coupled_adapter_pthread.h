@@ -77,7 +77,10 @@ enum coupled_pthread_strategy {
 	COUPLED_PTHREAD_CONDVAR = 2
 };
 
-/** Turns of the spin phase of the FUTEX strategy before it sleeps. */
+/*
+ * Turns of the spin phase of the FUTEX strategy before it sleeps (each a
+ * sched_yield(); with a deadline the clock is read between turns).
+ */
 #ifndef COUPLED_PTHREAD_SPIN_TURNS
 #define COUPLED_PTHREAD_SPIN_TURNS 200u
 #endif
@@ -300,6 +303,13 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 		for (turn = 0; turn < COUPLED_PTHREAD_SPIN_TURNS; turn++) {
 			/* acquire: as in wait_prepare. */
 			if (coupled_load(&as->wake_seq, COUPLED_ACQUIRE) != token)
+				return;
+			/*
+			 * On a busy CPU one yield can hand a whole time slice
+			 * to another thread: look at the clock between turns,
+			 * or 200 turns overshoot a deadline by half a second.
+			 */
+			if (deadline && coupled_adapter_now(ag) >= deadline)
 				return;
 			sched_yield();
 		}
