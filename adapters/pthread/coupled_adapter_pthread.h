@@ -266,6 +266,23 @@ static inline uint32_t coupled_adapter_wait_prepare(
 }
 
 #if COUPLED_PTHREAD_HAVE_FUTEX
+/*
+ * The two futex(2) operations, as macros that a checker may replace with a
+ * model before including this file (tests/relacy/relacy_pthread.cpp does):
+ * sleep while *@word equals @val, at most for the relative @timeout (NULL:
+ * no limit); wake one sleeper of @word.
+ */
+#ifndef COUPLED_PTHREAD_FUTEX_WAIT
+#define COUPLED_PTHREAD_FUTEX_WAIT(word, val, timeout)                      \
+	((void)syscall(SYS_futex, (uint32_t *)(void *)(word),                \
+		       FUTEX_WAIT_PRIVATE, (val), (timeout), 0, 0))
+#endif
+#ifndef COUPLED_PTHREAD_FUTEX_WAKE
+#define COUPLED_PTHREAD_FUTEX_WAKE(word)                                    \
+	((void)syscall(SYS_futex, (uint32_t *)(void *)(word),                \
+		       FUTEX_WAKE_PRIVATE, 1, 0, 0, 0))
+#endif
+
 static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
 						uint32_t token,
 						uint64_t deadline,
@@ -281,8 +298,7 @@ static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
 		timeout = &rel;
 	}
 	/* The kernel compares the word with token: no wake is lost. */
-	(void)syscall(SYS_futex, (uint32_t *)(void *)word, FUTEX_WAIT_PRIVATE,
-		      token, timeout, 0, 0);
+	COUPLED_PTHREAD_FUTEX_WAIT(word, token, timeout);
 }
 #endif
 
@@ -300,9 +316,13 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 		return;
 	case COUPLED_PTHREAD_FUTEX:
 #if COUPLED_PTHREAD_HAVE_FUTEX
-		for (turn = 0; turn < COUPLED_PTHREAD_SPIN_TURNS; turn++) {
-			/* acquire: as in wait_prepare. */
-			if (coupled_load(&as->wake_seq, COUPLED_ACQUIRE) != token)
+		for (turn = 0; turn != COUPLED_PTHREAD_SPIN_TURNS; turn++) {
+			/*
+			 * relaxed: only decides to return early, which is
+			 * always allowed; the caller's next wait_prepare()
+			 * acquires what the wake published.
+			 */
+			if (coupled_load(&as->wake_seq, COUPLED_RELAXED) != token)
 				return;
 			/*
 			 * On a busy CPU one yield can hand a whole time slice
@@ -366,18 +386,22 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	(void)target_id;
 	switch (ag->strategy) {
 	case COUPLED_PTHREAD_SPIN:
-		/* release: pairs with the acquire in wait_prepare/wait. */
-		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_RELEASE);
+		/*
+		 * Nothing: the spin strategy's wait never sleeps, and the
+		 * spinning target sees the core's poke counter itself.
+		 */
 		return;
 	case COUPLED_PTHREAD_FUTEX:
 #if COUPLED_PTHREAD_HAVE_FUTEX
-		/* seq_cst: the Dekker pair with the waiter's sleeping flag. */
+		/*
+		 * seq_cst: the Dekker pair with the waiter's sleeping flag
+		 * (see coupled_adapter_wait()); also a release, pairing with
+		 * the acquire in wait_prepare.
+		 */
 		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_SEQ_CST);
 		/* seq_cst: second half of that pair. */
 		if (coupled_load(&target->sleeping, COUPLED_SEQ_CST))
-			(void)syscall(SYS_futex,
-				      (uint32_t *)(void *)&target->wake_seq,
-				      FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+			COUPLED_PTHREAD_FUTEX_WAKE(&target->wake_seq);
 		return;
 #endif
 		/* fall through: no futex here */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * relacy_handshake.h - the wait/wake handshake of an adapter under Relacy.
+ *
+ * The core relies on one rule of every adapter (docs/adapters.md): a wake of
+ * a participant that happens after its coupled_adapter_wait_prepare() makes
+ * the matching coupled_adapter_wait() return.  This test runs the real
+ * adapter functions of the translation unit that includes it in the very
+ * sequence of the core's phase 1:
+ *
+ *   waiter:  loop { token = wait_prepare(); seq = acquire load of the poke
+ *            counter (coupled__handle_pokes()); if every poke arrived, stop;
+ *            wait(token) }
+ *   wakers:  write data; poke counter += 1 (release, coupled__poke());
+ *            wake(waiter)
+ *
+ * A lost wake-up leaves the waiter asleep for good: a Relacy deadlock
+ * (blocking models) or livelock (spinning models).  The data written before
+ * each poke is plain (rl::var) and read by the waiter at the end, so a
+ * missing happens-before is a data race.
+ *
+ * The including file provides, before including this one:
+ *   the adapter (struct coupled_adapter_group/slot and the hooks);
+ *   struct handshake_platform with before(threads), after(slots, n),
+ *     boundary(self) (an instruction boundary of the waiter, where e.g. an
+ *     interrupt may be taken) and waker_done(self);
+ *   handshake_setup(struct coupled_adapter_group *, int mode).
+ */
+#ifndef COUPLED_RELACY_HANDSHAKE_H
+#define COUPLED_RELACY_HANDSHAKE_H
+
+#include <relacy/relacy.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+/* WAKERS threads poke and wake participant 0 once each. */
+template <int MODE, int WAKERS>
+struct handshake_test
+	: rl::test_suite<handshake_test<MODE, WAKERS>, 1 + WAKERS> {
+	struct coupled_adapter_group ag;
+	struct coupled_adapter_slot slot[1 + WAKERS];
+	coupled_atomic_u32 poke_seq;
+	rl::var<int> data[WAKERS];
+	handshake_platform platform;
+
+	void before()
+	{
+		platform.before(1 + WAKERS);
+		coupled_adapter_group_init(&ag, 1 + WAKERS);
+		for (unsigned i = 0; i < 1 + WAKERS; i++)
+			coupled_adapter_slot_init(&ag, &slot[i], i);
+		handshake_setup(&ag, MODE);
+		coupled_atomic_init(&poke_seq, 0u);
+		for (int k = 0; k < WAKERS; k++)
+			data[k]($) = 0;
+	}
+
+	void after()
+	{
+		platform.after(slot, 1 + WAKERS);
+	}
+
+	void waiter()
+	{
+		for (;;) {
+			uint32_t token =
+				coupled_adapter_wait_prepare(&ag, &slot[0], 0);
+
+			platform.boundary(0);
+			/* acquire: coupled__handle_pokes(). */
+			if (coupled_load(&poke_seq, COUPLED_ACQUIRE) ==
+			    (uint32_t)WAKERS)
+				break;
+			platform.boundary(0);
+			coupled_adapter_wait(&ag, &slot[0], 0, token, 0);
+			platform.boundary(0);
+		}
+		/* Every waker's data came with its poke. */
+		for (int k = 0; k < WAKERS; k++)
+			RL_ASSERT(data[k]($) == k + 1);
+	}
+
+	void thread(unsigned idx)
+	{
+		if (idx == 0) {
+			waiter();
+			return;
+		}
+		data[idx - 1]($) = (int)idx;
+		/* release: coupled__poke(). */
+		(void)coupled_fetch_add(&poke_seq, 1u, COUPLED_RELEASE);
+		coupled_adapter_wake(&ag, &slot[0], 0);
+		platform.waker_done(idx);
+	}
+};
+
+/*
+ * Run one handshake; full search when @full, else context bound @bound.
+ * Return: true if no execution failed.
+ */
+template <int MODE, int WAKERS>
+bool run_handshake(const char *name, bool full, unsigned bound)
+{
+	rl::test_params p;
+	std::ostringstream sink;
+
+	p.output_stream = &std::cout;
+	p.progress_stream = &sink;
+	p.execution_depth_limit = 4000;
+	if (full) {
+		p.search_type = rl::sched_full;
+	} else {
+		p.search_type = rl::sched_bound;
+		p.context_bound = bound;
+	}
+	std::printf("== %s, %d waker%s\n", name, WAKERS, WAKERS > 1 ? "s" : "");
+	std::fflush(stdout);
+	bool ok = rl::simulate<handshake_test<MODE, WAKERS> >(p);
+	std::cout << "  search: "
+		  << (full ? "full" : "context bound") << " ";
+	if (!full)
+		std::cout << bound << ", ";
+	std::cout << "iterations " << p.stop_iteration << "\n";
+	std::cout.flush();
+	std::printf("%s: %s %dw\n", ok ? "PASS" : "FAIL", name, WAKERS);
+	return ok;
+}
+
+#endif /* COUPLED_RELACY_HANDSHAKE_H */
