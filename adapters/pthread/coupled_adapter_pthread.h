@@ -123,6 +123,15 @@ struct coupled_adapter_slot {
 	pthread_cond_t cond;
 };
 
+/**
+ * coupled_adapter_group_init() - initialise the group's adapter state
+ * @ag: adapter state embedded in the group
+ * @capacity: the group's capacity (unused)
+ *
+ * The futex strategy where there is one, else condvar; no work check.
+ *
+ * Context: called once by coupled_group_init(), before any thread runs.
+ */
 static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
 					      uint32_t capacity)
 {
@@ -133,6 +142,15 @@ static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
 	ag->work_arg = 0;
 }
 
+/**
+ * coupled_adapter_slot_init() - initialise one participant's adapter state
+ * @ag: the group's adapter state (unused)
+ * @as: adapter state embedded in the participant's slot
+ * @id: the participant's id (unused)
+ *
+ * Context: called by coupled_group_init() for every id, before any thread
+ * runs.
+ */
 static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
 					     struct coupled_adapter_slot *as,
 					     uint32_t id)
@@ -203,6 +221,15 @@ static inline void coupled_pthread_set_work_check(
 	ag->work_arg = arg;
 }
 
+/**
+ * coupled_adapter_relax() - one turn of a busy wait
+ * @ag: the group's adapter state
+ *
+ * The pause instruction for the spin strategy; sched_yield() for the others,
+ * whose threads may outnumber the processors.
+ *
+ * Context: any thread of the group.
+ */
 static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 {
 	if (ag->strategy != COUPLED_PTHREAD_SPIN) {
@@ -217,6 +244,13 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 #endif
 }
 
+/**
+ * coupled_adapter_now() - the adapter's clock
+ * @ag: the group's adapter state (unused)
+ *
+ * Context: any.
+ * Return: CLOCK_MONOTONIC in nanoseconds.
+ */
 static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
 {
 	struct timespec ts;
@@ -252,6 +286,15 @@ static inline uint32_t coupled_adapter_context(struct coupled_adapter_group *ag)
 }
 #endif
 
+/**
+ * coupled_adapter_wait_prepare() - start a wait for a wake-up
+ * @ag: the group's adapter state (unused)
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id (unused)
+ *
+ * Context: phase 1, the participant's own thread.
+ * Return: the token for coupled_adapter_wait(): the wake counter.
+ */
 static inline uint32_t coupled_adapter_wait_prepare(
 	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
 	uint32_t self)
@@ -283,6 +326,16 @@ static inline uint32_t coupled_adapter_wait_prepare(
 		       FUTEX_WAKE_PRIVATE, 1, 0, 0, 0))
 #endif
 
+/**
+ * coupled__pthread_futex_sleep() - FUTEX_WAIT on a wake counter
+ * @word: the wake counter
+ * @token: sleep only while @word still holds it
+ * @deadline: absolute coupled_adapter_now() time to wake by, 0 for none
+ * @now: coupled_adapter_now() when the caller last looked (with @deadline)
+ *
+ * Context: the participant's own thread; returns on a wake, at the deadline,
+ * on a signal, or at once if @word moved.
+ */
 static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
 						uint32_t token,
 						uint64_t deadline,
@@ -302,6 +355,21 @@ static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
 }
 #endif
 
+/**
+ * coupled_adapter_wait() - rest until woken, by the deadline at the latest
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id (unused)
+ * @token: the value coupled_adapter_wait_prepare() returned
+ * @deadline: absolute coupled_adapter_now() time to return by, 0 for none
+ *
+ * Spin: one pause, then return.  Futex: up to COUPLED_PTHREAD_SPIN_TURNS
+ * yields (reading the clock between them when @deadline is set), then
+ * FUTEX_WAIT on the wake counter.  Condvar: pthread_cond_(timed)wait()
+ * while the counter holds @token.  May return early.
+ *
+ * Context: phase 1, the participant's own thread, counted as waiting.
+ */
 static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *as,
 					uint32_t self, uint32_t token,
@@ -379,6 +447,18 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 	}
 }
 
+/**
+ * coupled_adapter_wake() - wake a participant
+ * @ag: the group's adapter state
+ * @target: the target participant's adapter state
+ * @target_id: the target's id (unused)
+ *
+ * Spin: nothing.  Futex: increment the wake counter, FUTEX_WAKE if the
+ * target may sleep.  Condvar: increment and signal under the mutex.
+ *
+ * Context: any thread; tolerates a target that is not waiting and
+ * concurrent or repeated wakes.
+ */
 static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *target,
 					uint32_t target_id)
@@ -407,8 +487,16 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 		/* fall through: no futex here */
 	case COUPLED_PTHREAD_CONDVAR:
 	default:
+		/*
+		 * Under the mutex, so that the waiter's check and its sleep
+		 * cannot fall between this increment and the signal.
+		 */
 		pthread_mutex_lock(&target->lock);
-		/* release: the mutex orders it too; release for the spinners. */
+		/*
+		 * release: pairs with the acquire in wait_prepare, which reads
+		 * it outside the mutex (the waiter's check under the mutex is
+		 * ordered by the mutex itself).
+		 */
 		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_RELEASE);
 		pthread_cond_signal(&target->cond);
 		pthread_mutex_unlock(&target->lock);
@@ -416,6 +504,16 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	}
 }
 
+/**
+ * coupled_adapter_work_pending() - has the participant simulated work?
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id
+ *
+ * Context: the participant's own thread.
+ * Return: true while coupled_pthread_raise_work() was called more often
+ * than coupled_pthread_clear_work(), or when the work check says so.
+ */
 static inline bool coupled_adapter_work_pending(
 	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
 	uint32_t self)
