@@ -32,7 +32,9 @@
 #include <relacy/relacy.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <sstream>
+#include <string>
 
 /* WAKERS threads poke and wake participant 0 once each. */
 template <int MODE, int WAKERS>
@@ -96,11 +98,12 @@ struct handshake_test
 };
 
 /*
- * Run one handshake; full search when @full, else context bound @bound.
+ * Run the Relacy test @T (named @name in the output): full search when
+ * @full, else context bound @bound.
  * Return: true if no execution failed.
  */
-template <int MODE, int WAKERS>
-bool run_handshake(const char *name, bool full, unsigned bound)
+template <typename T>
+bool relacy_run(const std::string &name, bool full, unsigned bound)
 {
 	rl::test_params p;
 	std::ostringstream sink;
@@ -114,17 +117,65 @@ bool run_handshake(const char *name, bool full, unsigned bound)
 		p.search_type = rl::sched_bound;
 		p.context_bound = bound;
 	}
-	std::printf("== %s, %d waker%s\n", name, WAKERS, WAKERS > 1 ? "s" : "");
+	std::printf("== %s\n", name.c_str());
 	std::fflush(stdout);
-	bool ok = rl::simulate<handshake_test<MODE, WAKERS> >(p);
-	std::cout << "  search: "
-		  << (full ? "full" : "context bound") << " ";
+	bool ok = rl::simulate<T>(p);
+	std::cout << "  search: " << (full ? "full" : "context bound") << " ";
 	if (!full)
 		std::cout << bound << ", ";
 	std::cout << "iterations " << p.stop_iteration << "\n";
 	std::cout.flush();
-	std::printf("%s: %s %dw\n", ok ? "PASS" : "FAIL", name, WAKERS);
+	std::printf("%s: %s\n", ok ? "PASS" : "FAIL", name.c_str());
 	return ok;
+}
+
+/* One handshake with @WAKERS wakers of the adapter's wait mode @MODE. */
+template <int MODE, int WAKERS>
+bool run_handshake(const char *name, bool full, unsigned bound)
+{
+	return relacy_run<handshake_test<MODE, WAKERS> >(
+		std::string(name) + " " + std::to_string(WAKERS) + "w", full,
+		bound);
+}
+
+/* A named check of a program. */
+struct relacy_check {
+	const char *name;
+	bool (*run)();
+};
+
+/*
+ * The programs' main(): "list" prints the check names, "all" runs every
+ * check, a name runs that one.
+ * Return: the exit code: 0 if every check run passed, 1 if one failed,
+ * 2 on a usage error.
+ */
+inline int relacy_checks_main(int argc, char **argv,
+			      const relacy_check *checks, size_t n)
+{
+	int fails = 0;
+	bool found = false;
+
+	if (argc != 2) {
+		std::fprintf(stderr, "usage: %s list | all | <check>\n", argv[0]);
+		return 2;
+	}
+	if (!std::strcmp(argv[1], "list")) {
+		for (size_t i = 0; i < n; i++)
+			std::printf("%s\n", checks[i].name);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!std::strcmp(argv[1], "all") ||
+		    !std::strcmp(argv[1], checks[i].name)) {
+			found = true;
+			fails += checks[i].run() ? 0 : 1;
+		}
+	if (!found) {
+		std::fprintf(stderr, "unknown check %s\n", argv[1]);
+		return 2;
+	}
+	return fails ? 1 : 0;
 }
 
 #endif /* COUPLED_RELACY_HANDSHAKE_H */

@@ -181,24 +181,6 @@ struct litmus_test : rl::test_suite<litmus_test, 2> {
 	}
 };
 
-bool run_litmus(const litmus *l)
-{
-	rl::test_params p;
-	std::ostringstream sink;
-
-	g_litmus = l;
-	p.output_stream = &std::cout;
-	p.progress_stream = &sink;
-	p.search_type = rl::sched_full;
-	std::printf("== %s\n", l->name);
-	std::fflush(stdout);
-	bool ok = rl::simulate<litmus_test>(p);
-	std::cout << "  search: full, iterations " << p.stop_iteration << "\n";
-	std::cout.flush();
-	std::printf("%s: %s\n", ok ? "PASS" : "FAIL", l->name);
-	return ok;
-}
-
 } /* namespace */
 
 /* --- 2. the platform hooks -------------------------------------------- */
@@ -344,39 +326,14 @@ struct offline_test : rl::test_suite<offline_test, 3> {
 	}
 };
 
-template <typename T>
-bool run_simple(const char *name, bool full, unsigned bound)
-{
-	rl::test_params p;
-	std::ostringstream sink;
-
-	p.output_stream = &std::cout;
-	p.progress_stream = &sink;
-	p.execution_depth_limit = 4000;
-	if (full) {
-		p.search_type = rl::sched_full;
-	} else {
-		p.search_type = rl::sched_bound;
-		p.context_bound = bound;
-	}
-	std::printf("== %s\n", name);
-	std::fflush(stdout);
-	bool ok = rl::simulate<T>(p);
-	std::cout << "  search: " << (full ? "full" : "context bound") << " ";
-	if (!full)
-		std::cout << bound << ", ";
-	std::cout << "iterations " << p.stop_iteration << "\n";
-	std::cout.flush();
-	std::printf("%s: %s\n", ok ? "PASS" : "FAIL", name);
-	return ok;
-}
-
 bool mapping()
 {
 	int fails = 0;
 
-	for (size_t i = 0; i < sizeof(litmi) / sizeof(litmi[0]); i++)
-		fails += run_litmus(&litmi[i]) ? 0 : 1;
+	for (size_t i = 0; i < sizeof(litmi) / sizeof(litmi[0]); i++) {
+		g_litmus = &litmi[i];
+		fails += relacy_run<litmus_test>(litmi[i].name, true, 0) ? 0 : 1;
+	}
 	return fails == 0;
 }
 
@@ -390,19 +347,14 @@ bool handshake_2w()
 }
 bool quiesce()
 {
-	return run_simple<quiesce_test>("quiesce", false, 3);
+	return relacy_run<quiesce_test>("quiesce", false, 3);
 }
 bool offline()
 {
-	return run_simple<offline_test>("offline", false, 4);
+	return relacy_run<offline_test>("offline", false, 4);
 }
 
-struct check {
-	const char *name;
-	bool (*run)();
-};
-
-const check checks[] = {
+const relacy_check checks[] = {
 	{ "mapping", mapping },       { "handshake_1w", handshake_1w },
 	{ "handshake_2w", handshake_2w }, { "quiesce", quiesce },
 	{ "offline", offline },
@@ -412,28 +364,6 @@ const check checks[] = {
 
 int main(int argc, char **argv)
 {
-	const size_t n = sizeof(checks) / sizeof(checks[0]);
-	int fails = 0;
-
-	if (argc != 2) {
-		std::fprintf(stderr, "usage: %s list | all | <check>\n", argv[0]);
-		return 2;
-	}
-	if (!std::strcmp(argv[1], "list")) {
-		for (size_t i = 0; i < n; i++)
-			std::printf("%s\n", checks[i].name);
-		return 0;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!std::strcmp(argv[1], "all") ||
-		    !std::strcmp(argv[1], checks[i].name)) {
-			fails += checks[i].run() ? 0 : 1;
-			if (std::strcmp(argv[1], "all"))
-				return fails;
-		}
-	if (std::strcmp(argv[1], "all")) {
-		std::fprintf(stderr, "unknown check %s\n", argv[1]);
-		return 2;
-	}
-	return fails ? 1 : 0;
+	return relacy_checks_main(argc, argv, checks,
+				  sizeof(checks) / sizeof(checks[0]));
 }

@@ -139,11 +139,6 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 
 namespace {
 
-struct check {
-	const char *name;
-	bool (*run)();
-};
-
 bool futex_1w()
 {
 	return run_handshake<COUPLED_PTHREAD_FUTEX, 1>("futex", true, 0);
@@ -161,7 +156,7 @@ bool condvar_2w()
 	return run_handshake<COUPLED_PTHREAD_CONDVAR, 2>("condvar", false, 4);
 }
 
-const check checks[] = {
+const relacy_check checks[] = {
 	{ "futex_1w", futex_1w },     { "futex_2w", futex_2w },
 	{ "condvar_1w", condvar_1w }, { "condvar_2w", condvar_2w },
 };
@@ -170,28 +165,6 @@ const check checks[] = {
 
 int main(int argc, char **argv)
 {
-	const size_t n = sizeof(checks) / sizeof(checks[0]);
-	int fails = 0;
-
-	if (argc != 2) {
-		std::fprintf(stderr, "usage: %s list | all | <check>\n", argv[0]);
-		return 2;
-	}
-	if (!std::strcmp(argv[1], "list")) {
-		for (size_t i = 0; i < n; i++)
-			std::printf("%s\n", checks[i].name);
-		return 0;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!std::strcmp(argv[1], "all") ||
-		    !std::strcmp(argv[1], checks[i].name)) {
-			fails += checks[i].run() ? 0 : 1;
-			if (std::strcmp(argv[1], "all"))
-				return fails;
-		}
-	if (std::strcmp(argv[1], "all")) {
-		std::fprintf(stderr, "unknown check %s\n", argv[1]);
-		return 2;
-	}
-	return fails ? 1 : 0;
+	return relacy_checks_main(argc, argv, checks,
+				  sizeof(checks) / sizeof(checks[0]));
 }

@@ -367,6 +367,31 @@ static void scenario_irrevocable_commit(void)
 }
 
 /*
+ * Of three members, @r1 and @r2 rest in phase 1; @last arrives last, pokes
+ * them and stops in its ready loop (READY_SPIN), counted as ready; the two
+ * others wake and stop before counting as ready (READY).
+ */
+static void last_goes_ready(int r1, int r2, int last)
+{
+	const int rest[2] = { r1, r2 };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		stepctl_break(rest[k], COUPLED_HOOK_PHASE1_SLEEP, 1);
+		stepctl_break(rest[k], COUPLED_HOOK_READY, 1);
+		stepctl_permit(rest[k]);
+		stepctl_expect(rest[k], COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_release(rest[k], COUPLED_HOOK_PHASE1_SLEEP);
+	}
+	stepctl_break(last, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_permit(last);
+	stepctl_expect(last, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(r1, COUPLED_HOOK_READY);
+	stepctl_expect(r2, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010003u);
+}
+
+/*
  * The slow member: B heads for a back-out while the round is being decided,
  * and its CAS comes only after the others could have left.  They must not:
  * the closer (A) waits for every acknowledgement and C for the exit gate,
@@ -389,19 +414,7 @@ static void scenario_late_back_out(void)
 	stepctl_start(&p[C], C, 1, 6, NULL);
 
 	/* A and C rest in phase 1; B arrives last and pokes them. */
-	for (i = A; i <= C; i += C - A) {
-		stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
-		stepctl_break(i, COUPLED_HOOK_READY, 1);
-		stepctl_permit(i);
-		stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
-		stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
-	}
-	stepctl_break(B, COUPLED_HOOK_READY_SPIN, 1);
-	stepctl_permit(B);
-	stepctl_expect(B, COUPLED_HOOK_READY_SPIN);
-	stepctl_expect(A, COUPLED_HOOK_READY);
-	stepctl_expect(C, COUPLED_HOOK_READY);
-	CHECK_EQ(word(), 0x00010003u);
+	last_goes_ready(A, C, B);
 
 	/* B gets work: it saw no decision yet and heads for the back-out. */
 	raise_work(B);
@@ -788,19 +801,7 @@ static void wrap_slow_member(enum wrap_history history, int point)
 	CHECK_EQ(coupled_join(&group, C), 0);
 
 	/* A and B rest in phase 1; C arrives last, pokes them, goes ready. */
-	for (i = A; i <= B; i++) {
-		stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
-		stepctl_break(i, COUPLED_HOOK_READY, 1);
-		stepctl_permit(i);
-		stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
-		stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
-	}
-	stepctl_break(C, COUPLED_HOOK_READY_SPIN, 1);
-	stepctl_permit(C);
-	stepctl_expect(C, COUPLED_HOOK_READY_SPIN);
-	stepctl_expect(A, COUPLED_HOOK_READY);
-	stepctl_expect(B, COUPLED_HOOK_READY);
-	CHECK_EQ(word(), 0x00010003u);
+	last_goes_ready(A, B, C);
 
 	if (point == COUPLED_HOOK_BACK_OUT) {
 		/* Work: C saw no decision yet and heads for the back-out. */
