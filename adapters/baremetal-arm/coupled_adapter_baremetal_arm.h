@@ -47,6 +47,12 @@
  * (tests/arm/event_model/): COUPLED_ARM_WFE, _SEV, _WFI, _DSB, _YIELD,
  * _IRQ_SAVE, _IRQ_RESTORE, _COUNTER.  Define COUPLED_ARM_INSTRUCTIONS_PROVIDED
  * after defining all of them to build this header on a non-ARM host.
+ * COUPLED_ARM_CPU_ID() names the calling core (default on the A profile:
+ * its MPIDR affinity); with it, coupled_join() and coupled_leave() called
+ * from inside a call of the same group on the same core (an action, a hook,
+ * an interrupt handler) are refused with COUPLED_EPERM instead of hanging.
+ * The M profile has no MPIDR: define it (e.g. from a CPUID mailbox) to get
+ * the check there.
  *
  * Context of every hook: whatever exception level the firmware runs the
  * group at (EL1/SVC, EL2, EL3, or Thread/Handler mode on M); all cores of a
@@ -155,6 +161,30 @@ static inline uint64_t coupled_arm__counter(void)
 #endif
 #endif /* COUPLED_ARM_COUNTER */
 
+#ifndef COUPLED_ARM_CPU_ID
+#if defined(COUPLED_ARM_PROFILE_A)
+/*
+ * The calling core's MPIDR affinity Aff2.Aff1.Aff0 (24 bits; Aff3, used by
+ * multi-chip AArch64 systems only, is left out).  Readable at EL1 and up.
+ */
+static inline uint32_t coupled_arm__cpu_id(void)
+{
+#if defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, mpidr_el1" : "=r"(v));
+	return (uint32_t)v & 0x00ffffffu;
+#else
+	uint32_t v;
+
+	__asm__ __volatile__("mrc p15, 0, %0, c0, c0, 5" : "=r"(v));
+	return v & 0x00ffffffu;
+#endif
+}
+#define COUPLED_ARM_CPU_ID() coupled_arm__cpu_id()
+#endif
+#endif /* COUPLED_ARM_CPU_ID */
+
 #else
 #error "coupled baremetal-arm: not an ARM target (a host model must define COUPLED_ARM_INSTRUCTIONS_PROVIDED)"
 #endif /* instructions */
@@ -163,6 +193,12 @@ static inline uint64_t coupled_arm__counter(void)
 #define COUPLED_ADAPTER_HAS_CLOCK 1
 #else
 #define COUPLED_ADAPTER_HAS_CLOCK 0
+#endif
+/* coupled_adapter_context(): where the calling core can be named. */
+#if defined(COUPLED_ARM_CPU_ID)
+#define COUPLED_ADAPTER_HAS_CONTEXT 1
+#else
+#define COUPLED_ADAPTER_HAS_CONTEXT 0
 #endif
 
 /* --- adapter state ------------------------------------------------------------ */
@@ -494,6 +530,25 @@ static inline bool coupled_adapter_work_pending(
 	(void)as;
 	return ag->work_pending ? ag->work_pending(ag->work_arg, self) : false;
 }
+
+#if COUPLED_ADAPTER_HAS_CONTEXT
+/**
+ * coupled_adapter_context() - name the calling core
+ * @ag: the group's adapter state (unused)
+ *
+ * Every execution on a core (its main flow, its interrupt handlers) is one
+ * context: a handler that interrupts a participant inside coupled_enter()
+ * must not wait for a membership change either.
+ *
+ * Context: any.
+ * Return: COUPLED_ARM_CPU_ID() + 1 (nonzero).
+ */
+static inline uint32_t coupled_adapter_context(struct coupled_adapter_group *ag)
+{
+	(void)ag;
+	return (uint32_t)COUPLED_ARM_CPU_ID() + 1u;
+}
+#endif
 
 /**
  * coupled_adapter_now() - the generic timer's virtual count

@@ -22,7 +22,13 @@
  *                    entered with interrupts disabled; by default cpu_relax();
  *       relax        cpu_relax();
  *       clock        ktime_get_mono_fast_ns() (usable with interrupts off and
- *                    in idle).
+ *                    in idle);
+ *       context      none (COUPLED_ADAPTER_HAS_CONTEXT 0): a CPU number does
+ *                    not name a preemptible caller, which may migrate, and
+ *                    every CPU's idle task has pid 0, so coupled_join() or
+ *                    coupled_leave() called from inside a call of the same
+ *                    group (an action) is not detected and hangs, as their
+ *                    kernel-doc says.
  *
  * Interrupts: the core is called the way cpuidle calls an ->enter() method,
  * with interrupts disabled on the local CPU, and it returns with them still
@@ -94,9 +100,28 @@ typedef struct {
 #define COUPLED_SEQ_CST 5
 
 /* Cast a raw int result to the value type of the object @p points to. */
+#ifndef __cplusplus
 #define coupled__lk_value(p, x)                                          \
 	_Generic((p), coupled_atomic_u32 * : (uint32_t)(x),              \
 		 default : (int32_t)(x))
+#else
+/*
+ * C++ has no _Generic; overloads do the same.  Only for the relaxed-memory
+ * check of this file on a user-space stand-in of the kernel
+ * (tests/relacy/relacy_linux.cpp): kernel code is C.
+ */
+static inline uint32_t coupled__lk_cast(const coupled_atomic_u32 *p, int x)
+{
+	(void)p;
+	return (uint32_t)x;
+}
+static inline int32_t coupled__lk_cast(const coupled_atomic_i32 *p, int x)
+{
+	(void)p;
+	return (int32_t)x;
+}
+#define coupled__lk_value(p, x) coupled__lk_cast((p), (x))
+#endif
 
 /**
  * coupled__lk_load() - load with a C11 order
@@ -121,8 +146,8 @@ static __always_inline int coupled__lk_load(const atomic_t *v, int mo)
 		 * seq_cst: leading smp_mb() orders every earlier access
 		 * (including a seq_cst store's) before the load; the acquire
 		 * load orders it before everything later.  This is the
-		 * leading-fence mapping, consistent with the seq_cst store
-		 * below, which also carries a trailing smp_mb().
+		 * leading-fence mapping: a seq_cst store then a seq_cst load
+		 * (the core's Dekker pairs) is ordered by this smp_mb().
 		 */
 		smp_mb();
 		return atomic_read_acquire(v);
@@ -151,13 +176,16 @@ static __always_inline void coupled__lk_store(atomic_t *v, int i, int mo)
 	default:
 		/*
 		 * seq_cst (acquire/acq_rel are not valid for a store; they get
-		 * the strongest): smp_mb() on both sides, so the store is
-		 * ordered against every earlier and every later access, which
-		 * is what the core's Dekker pairs (store, then load) need.
+		 * the strongest): the leading smp_mb() orders every earlier
+		 * access before the store.  No trailing one: in the
+		 * leading-fence mapping every seq_cst load and every fully
+		 * ordered RMW starts with its own smp_mb(), which orders this
+		 * store before it (the relaxed-memory check of this mapping,
+		 * tests/relacy/relacy_linux.cpp, finds either barrier
+		 * redundant given the other).
 		 */
 		smp_mb();
 		atomic_set(v, i);
-		smp_mb();
 		return;
 	}
 }
@@ -224,34 +252,35 @@ static __always_inline int coupled__lk_xchg(atomic_t *v, int i, int mo)
  * coupled__lk_cas() - strong compare-and-swap with C11 orders
  * @v: the kernel atomic
  * @old: in: the expected value; out: the value found on failure
- * @new: the value to store on success
+ * @desired: the value to store on success
  * @mo_ok: the order on success (a constant)
  * @mo_fail: the order on failure (a constant)
  *
  * Context: any.
- * Return: true if @new was stored.
+ * Return: true if @desired was stored.
  */
-static __always_inline bool coupled__lk_cas(atomic_t *v, int *old, int new,
-					    int mo_ok, int mo_fail)
+static __always_inline bool coupled__lk_cas(atomic_t *v, int *old,
+					    int desired, int mo_ok,
+					    int mo_fail)
 {
 	bool ok;
 
 	switch (mo_ok) {
 	case COUPLED_RELAXED:
 		/* relaxed: the _relaxed try_cmpxchg is atomic, unordered. */
-		ok = atomic_try_cmpxchg_relaxed(v, old, new);
+		ok = atomic_try_cmpxchg_relaxed(v, old, desired);
 		break;
 	case COUPLED_ACQUIRE:
 		/* acquire: ACQUIRE on success. */
-		ok = atomic_try_cmpxchg_acquire(v, old, new);
+		ok = atomic_try_cmpxchg_acquire(v, old, desired);
 		break;
 	case COUPLED_RELEASE:
 		/* release: RELEASE on success. */
-		ok = atomic_try_cmpxchg_release(v, old, new);
+		ok = atomic_try_cmpxchg_release(v, old, desired);
 		break;
 	default:
 		/* acq_rel, seq_cst: fully ordered on success. */
-		ok = atomic_try_cmpxchg(v, old, new);
+		ok = atomic_try_cmpxchg(v, old, desired);
 		break;
 	}
 	/*
@@ -338,7 +367,7 @@ struct coupled_adapter_slot {
  */
 static inline void coupled__linux_poke_ipi(void *info)
 {
-	struct coupled_adapter_slot *as = info;
+	struct coupled_adapter_slot *as = (struct coupled_adapter_slot *)info;
 
 	/*
 	 * fully ordered (xchg): pairs with the waker's xchg in

@@ -58,6 +58,17 @@
 #define COUPLED_ADAPTER_NAME "pthread"
 /* coupled_adapter_now() is CLOCK_MONOTONIC in nanoseconds. */
 #define COUPLED_ADAPTER_HAS_CLOCK 1
+/* coupled_adapter_context(): the kernel's thread id, where there is one. */
+#if defined(__linux__)
+#define COUPLED_ADAPTER_HAS_CONTEXT 1
+#else
+#define COUPLED_ADAPTER_HAS_CONTEXT 0
+#endif
+#ifdef __cplusplus
+#define COUPLED__PTHREAD_TLS thread_local
+#else
+#define COUPLED__PTHREAD_TLS _Thread_local
+#endif
 
 /** enum coupled_pthread_strategy - how a waiting participant rests */
 enum coupled_pthread_strategy {
@@ -66,7 +77,10 @@ enum coupled_pthread_strategy {
 	COUPLED_PTHREAD_CONDVAR = 2
 };
 
-/** Turns of the spin phase of the FUTEX strategy before it sleeps. */
+/*
+ * Turns of the spin phase of the FUTEX strategy before it sleeps (each a
+ * sched_yield(); with a deadline the clock is read between turns).
+ */
 #ifndef COUPLED_PTHREAD_SPIN_TURNS
 #define COUPLED_PTHREAD_SPIN_TURNS 200u
 #endif
@@ -109,6 +123,15 @@ struct coupled_adapter_slot {
 	pthread_cond_t cond;
 };
 
+/**
+ * coupled_adapter_group_init() - initialise the group's adapter state
+ * @ag: adapter state embedded in the group
+ * @capacity: the group's capacity (unused)
+ *
+ * The futex strategy where there is one, else condvar; no work check.
+ *
+ * Context: called once by coupled_group_init(), before any thread runs.
+ */
 static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
 					      uint32_t capacity)
 {
@@ -119,6 +142,15 @@ static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
 	ag->work_arg = 0;
 }
 
+/**
+ * coupled_adapter_slot_init() - initialise one participant's adapter state
+ * @ag: the group's adapter state (unused)
+ * @as: adapter state embedded in the participant's slot
+ * @id: the participant's id (unused)
+ *
+ * Context: called by coupled_group_init() for every id, before any thread
+ * runs.
+ */
 static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
 					     struct coupled_adapter_slot *as,
 					     uint32_t id)
@@ -189,6 +221,15 @@ static inline void coupled_pthread_set_work_check(
 	ag->work_arg = arg;
 }
 
+/**
+ * coupled_adapter_relax() - one turn of a busy wait
+ * @ag: the group's adapter state
+ *
+ * The pause instruction for the spin strategy; sched_yield() for the others,
+ * whose threads may outnumber the processors.
+ *
+ * Context: any thread of the group.
+ */
 static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 {
 	if (ag->strategy != COUPLED_PTHREAD_SPIN) {
@@ -203,6 +244,13 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 #endif
 }
 
+/**
+ * coupled_adapter_now() - the adapter's clock
+ * @ag: the group's adapter state (unused)
+ *
+ * Context: any.
+ * Return: CLOCK_MONOTONIC in nanoseconds.
+ */
 static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
 {
 	struct timespec ts;
@@ -212,6 +260,41 @@ static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+#if COUPLED_ADAPTER_HAS_CONTEXT
+/**
+ * coupled_adapter_context() - the calling thread's id
+ * @ag: the group's adapter state (unused)
+ *
+ * The kernel's thread id (gettid()), fetched once per thread and cached in
+ * a thread-local variable: one thread-local load per call after the first.
+ * The core stores it in the caller's slot for the duration of
+ * coupled_enter(), so that coupled_join() and coupled_leave() from inside
+ * that call (an action, should_abort, the work check, a signal handler) are
+ * refused with COUPLED_EPERM instead of hanging.
+ *
+ * Context: any thread of the process.
+ * Return: a nonzero id, unique among the process's live threads.
+ */
+static inline uint32_t coupled_adapter_context(struct coupled_adapter_group *ag)
+{
+	static COUPLED__PTHREAD_TLS uint32_t tid;
+
+	(void)ag;
+	if (!tid)
+		tid = (uint32_t)syscall(SYS_gettid);
+	return tid;
+}
+#endif
+
+/**
+ * coupled_adapter_wait_prepare() - start a wait for a wake-up
+ * @ag: the group's adapter state (unused)
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id (unused)
+ *
+ * Context: phase 1, the participant's own thread.
+ * Return: the token for coupled_adapter_wait(): the wake counter.
+ */
 static inline uint32_t coupled_adapter_wait_prepare(
 	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
 	uint32_t self)
@@ -226,6 +309,33 @@ static inline uint32_t coupled_adapter_wait_prepare(
 }
 
 #if COUPLED_PTHREAD_HAVE_FUTEX
+/*
+ * The two futex(2) operations, as macros that a checker may replace with a
+ * model before including this file (tests/relacy/relacy_pthread.cpp does):
+ * sleep while *@word equals @val, at most for the relative @timeout (NULL:
+ * no limit); wake one sleeper of @word.
+ */
+#ifndef COUPLED_PTHREAD_FUTEX_WAIT
+#define COUPLED_PTHREAD_FUTEX_WAIT(word, val, timeout)                      \
+	((void)syscall(SYS_futex, (uint32_t *)(void *)(word),                \
+		       FUTEX_WAIT_PRIVATE, (val), (timeout), 0, 0))
+#endif
+#ifndef COUPLED_PTHREAD_FUTEX_WAKE
+#define COUPLED_PTHREAD_FUTEX_WAKE(word)                                    \
+	((void)syscall(SYS_futex, (uint32_t *)(void *)(word),                \
+		       FUTEX_WAKE_PRIVATE, 1, 0, 0, 0))
+#endif
+
+/**
+ * coupled__pthread_futex_sleep() - FUTEX_WAIT on a wake counter
+ * @word: the wake counter
+ * @token: sleep only while @word still holds it
+ * @deadline: absolute coupled_adapter_now() time to wake by, 0 for none
+ * @now: coupled_adapter_now() when the caller last looked (with @deadline)
+ *
+ * Context: the participant's own thread; returns on a wake, at the deadline,
+ * on a signal, or at once if @word moved.
+ */
 static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
 						uint32_t token,
 						uint64_t deadline,
@@ -241,11 +351,25 @@ static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
 		timeout = &rel;
 	}
 	/* The kernel compares the word with token: no wake is lost. */
-	(void)syscall(SYS_futex, (uint32_t *)(void *)word, FUTEX_WAIT_PRIVATE,
-		      token, timeout, 0, 0);
+	COUPLED_PTHREAD_FUTEX_WAIT(word, token, timeout);
 }
 #endif
 
+/**
+ * coupled_adapter_wait() - rest until woken, by the deadline at the latest
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id (unused)
+ * @token: the value coupled_adapter_wait_prepare() returned
+ * @deadline: absolute coupled_adapter_now() time to return by, 0 for none
+ *
+ * Spin: one pause, then return.  Futex: up to COUPLED_PTHREAD_SPIN_TURNS
+ * yields (reading the clock between them when @deadline is set), then
+ * FUTEX_WAIT on the wake counter.  Condvar: pthread_cond_(timed)wait()
+ * while the counter holds @token.  May return early.
+ *
+ * Context: phase 1, the participant's own thread, counted as waiting.
+ */
 static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *as,
 					uint32_t self, uint32_t token,
@@ -260,9 +384,20 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 		return;
 	case COUPLED_PTHREAD_FUTEX:
 #if COUPLED_PTHREAD_HAVE_FUTEX
-		for (turn = 0; turn < COUPLED_PTHREAD_SPIN_TURNS; turn++) {
-			/* acquire: as in wait_prepare. */
-			if (coupled_load(&as->wake_seq, COUPLED_ACQUIRE) != token)
+		for (turn = 0; turn != COUPLED_PTHREAD_SPIN_TURNS; turn++) {
+			/*
+			 * relaxed: only decides to return early, which is
+			 * always allowed; the caller's next wait_prepare()
+			 * acquires what the wake published.
+			 */
+			if (coupled_load(&as->wake_seq, COUPLED_RELAXED) != token)
+				return;
+			/*
+			 * On a busy CPU one yield can hand a whole time slice
+			 * to another thread: look at the clock between turns,
+			 * or 200 turns overshoot a deadline by half a second.
+			 */
+			if (deadline && coupled_adapter_now(ag) >= deadline)
 				return;
 			sched_yield();
 		}
@@ -312,6 +447,18 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 	}
 }
 
+/**
+ * coupled_adapter_wake() - wake a participant
+ * @ag: the group's adapter state
+ * @target: the target participant's adapter state
+ * @target_id: the target's id (unused)
+ *
+ * Spin: nothing.  Futex: increment the wake counter, FUTEX_WAKE if the
+ * target may sleep.  Condvar: increment and signal under the mutex.
+ *
+ * Context: any thread; tolerates a target that is not waiting and
+ * concurrent or repeated wakes.
+ */
 static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *target,
 					uint32_t target_id)
@@ -319,25 +466,37 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	(void)target_id;
 	switch (ag->strategy) {
 	case COUPLED_PTHREAD_SPIN:
-		/* release: pairs with the acquire in wait_prepare/wait. */
-		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_RELEASE);
+		/*
+		 * Nothing: the spin strategy's wait never sleeps, and the
+		 * spinning target sees the core's poke counter itself.
+		 */
 		return;
 	case COUPLED_PTHREAD_FUTEX:
 #if COUPLED_PTHREAD_HAVE_FUTEX
-		/* seq_cst: the Dekker pair with the waiter's sleeping flag. */
+		/*
+		 * seq_cst: the Dekker pair with the waiter's sleeping flag
+		 * (see coupled_adapter_wait()); also a release, pairing with
+		 * the acquire in wait_prepare.
+		 */
 		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_SEQ_CST);
 		/* seq_cst: second half of that pair. */
 		if (coupled_load(&target->sleeping, COUPLED_SEQ_CST))
-			(void)syscall(SYS_futex,
-				      (uint32_t *)(void *)&target->wake_seq,
-				      FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+			COUPLED_PTHREAD_FUTEX_WAKE(&target->wake_seq);
 		return;
 #endif
 		/* fall through: no futex here */
 	case COUPLED_PTHREAD_CONDVAR:
 	default:
+		/*
+		 * Under the mutex, so that the waiter's check and its sleep
+		 * cannot fall between this increment and the signal.
+		 */
 		pthread_mutex_lock(&target->lock);
-		/* release: the mutex orders it too; release for the spinners. */
+		/*
+		 * release: pairs with the acquire in wait_prepare, which reads
+		 * it outside the mutex (the waiter's check under the mutex is
+		 * ordered by the mutex itself).
+		 */
 		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_RELEASE);
 		pthread_cond_signal(&target->cond);
 		pthread_mutex_unlock(&target->lock);
@@ -345,6 +504,16 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	}
 }
 
+/**
+ * coupled_adapter_work_pending() - has the participant simulated work?
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @self: the calling participant's id
+ *
+ * Context: the participant's own thread.
+ * Return: true while coupled_pthread_raise_work() was called more often
+ * than coupled_pthread_clear_work(), or when the work check says so.
+ */
 static inline bool coupled_adapter_work_pending(
 	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
 	uint32_t self)

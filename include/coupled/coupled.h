@@ -62,13 +62,24 @@
 #define COUPLED_ABORT_TIMEOUT 4    /* the phase-1 deadline passed */
 #define COUPLED_ABORT_REASONS 5    /* array size for per-reason counters */
 
-#define COUPLED_EPERM (-1)        /* operation not allowed in this state */
+#define COUPLED_EPERM (-1)        /* not allowed here: a membership change
+				   * from inside a call of the same group */
 #define COUPLED_ENOENT (-2)       /* the id is not a member */
 #define COUPLED_EBUSY (-16)       /* the participant is already inside */
 #define COUPLED_EEXIST (-17)      /* the id is already a member */
 #define COUPLED_EINVAL (-22)      /* a null pointer or a bad value */
 #define COUPLED_ERANGE (-34)      /* id or capacity out of range */
 #define COUPLED_EOPNOTSUPP (-95)  /* deadline without an adapter clock */
+
+/*
+ * The optional adapter hook coupled_adapter_context() (docs/adapters.md):
+ * an adapter that defines COUPLED_ADAPTER_HAS_CONTEXT to 1 names the calling
+ * execution context, so that a membership change requested from inside a
+ * call of the same group is refused instead of waiting for itself forever.
+ */
+#ifndef COUPLED_ADAPTER_HAS_CONTEXT
+#define COUPLED_ADAPTER_HAS_CONTEXT 0
+#endif
 
 /* Decision of a round, published by its closer. */
 #define COUPLED__OUTCOME_COMMIT 1u
@@ -109,7 +120,10 @@ struct coupled_group;
  * @self: the calling participant
  * @param: the reduction of all members' requests, the same for every member
  * @members: how many members the round has
- * @generation: the round's generation number (the same for every member)
+ * @generation: the round's generation number (the same for every member).
+ *              It counts decided rounds modulo 2^32 and wraps from
+ *              UINT32_MAX to 0; compare two generations as serial numbers,
+ *              (int32_t)(a - b) > 0 for "a is later".
  */
 struct coupled_round {
 	struct coupled_group *group;
@@ -126,7 +140,9 @@ struct coupled_round {
  *
  * Called exactly once on every member of a committed round, with the same
  * round->param.  May call coupled_barrier() and coupled_vote(); every member
- * must call them the same number of times.  Must not change the membership.
+ * must call them the same number of times.  Must not change the membership
+ * of its own group (coupled_join() and coupled_leave() refuse it with
+ * COUPLED_EPERM where the adapter names execution contexts).
  */
 typedef void (*coupled_action_fn)(const struct coupled_round *round, void *ctx);
 
@@ -155,7 +171,10 @@ struct coupled_enter_opts {
 
 /**
  * struct coupled_stats - counters of one participant or of a whole group
- * @attempts: arrivals in phase 1 (one per attempt, restarts included)
+ * @attempts: arrivals in phase 1: one per increment of the waiting count,
+ *            i.e. per attempt, restarts included, and also an arrival
+ *            that then sees a membership change and aborts (a call refused
+ *            before it arrives is not counted)
  * @commits: committed rounds
  * @aborts: aborted calls, indexed by COUPLED_ABORT_* reason
  * @retries: back-outs from the ready phase to the waiting phase
@@ -194,13 +213,23 @@ struct coupled_slot {
 	coupled_atomic_u32 poke_seq;
 	/* The poke_seq value the owner last handled; written by the owner. */
 	coupled_atomic_u32 poke_handled;
-	/* Generation of the last decision the owner saw; written by the owner. */
+	/*
+	 * Generation of the last decision the owner saw; written by the
+	 * owner, and by coupled_join() (the current generation).
+	 */
 	coupled_atomic_u32 ack;
 	/*
 	 * 1 while the owner is inside coupled_enter(): the re-entry guard, and
 	 * what coupled_leave() waits on (a Dekker pair with @member).
 	 */
 	coupled_atomic_u32 inside;
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	/*
+	 * The adapter's id of the execution context inside coupled_enter()
+	 * for this slot, 0 when none; written by that context only.
+	 */
+	coupled_atomic_u32 ctx;
+#endif
 #ifdef COUPLED_STATS
 	struct coupled__slot_stats stats;
 #endif
@@ -322,6 +351,9 @@ static inline int coupled_group_init(struct coupled_group *g,
 		coupled_atomic_init(&s->poke_handled, 0u);
 		coupled_atomic_init(&s->ack, 0u);
 		coupled_atomic_init(&s->inside, 0u);
+#if COUPLED_ADAPTER_HAS_CONTEXT
+		coupled_atomic_init(&s->ctx, 0u);
+#endif
 #ifdef COUPLED_STATS
 		{
 			uint32_t r;
@@ -336,6 +368,64 @@ static inline int coupled_group_init(struct coupled_group *g,
 #endif
 		coupled_adapter_slot_init(&g->adapter, &s->adapter, i);
 	}
+	return 0;
+}
+
+/**
+ * coupled_group_set_generation() - for tests: put a group at a chosen round
+ *                                  generation
+ * @g: the group
+ * @generation: the generation of the last decided round
+ *
+ * The round generation is a 32-bit counter that wraps: a group deciding a
+ * million rounds a second wraps it in 72 minutes.  This call lets a test
+ * reach any generation at once, without deciding the rounds: @g becomes what
+ * it would be after rounds up to @generation had been decided with its
+ * current members.  The generation of the last decision, the exit gate and
+ * every member's acknowledgement become @generation.  A non-member's
+ * acknowledgement is left as it is, as it would be after any number of
+ * rounds without that id: 0 for an id that was never a member, the
+ * generation of its last round for one that left.  So a test can build
+ * what the wrap does to a joiner, a next round whose generation equals the
+ * joiner's stale acknowledgement: this call with UINT32_MAX, then
+ * coupled_join() of an id that was never a member; or an id leaves after
+ * its round G, this call puts the group at G - 1 (2^32 - 1 rounds later),
+ * and the id rejoins.
+ *
+ * Not for production code: a real group only ever moves its generation by
+ * deciding rounds.
+ *
+ * Context: tests only, with the group at rest: nobody inside a call of @g,
+ * no membership change in progress, and no concurrent access to @g (as for
+ * coupled_group_init(); the caller publishes the group afterwards, e.g. by
+ * creating the threads).
+ * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_EBUSY if somebody counts
+ * as waiting, is inside a call or holds prevent (nothing is written).
+ */
+static inline int coupled_group_set_generation(struct coupled_group *g,
+					       uint32_t generation)
+{
+	uint32_t i;
+
+	if (!g)
+		return COUPLED_EINVAL;
+	/*
+	 * relaxed, these loads and the stores below: the group is at rest
+	 * and not shared concurrently (see Context); the checks only refuse
+	 * a call that breaks that rule in a way visible from here.
+	 */
+	if (coupled_load(&g->counts, COUPLED_RELAXED) ||
+	    coupled_load(&g->prevent, COUPLED_RELAXED))
+		return COUPLED_EBUSY;
+	for (i = 0; i < g->capacity; i++)
+		if (coupled_load(&g->slots[i].inside, COUPLED_RELAXED))
+			return COUPLED_EBUSY;
+	coupled_store(&g->round_gen, generation, COUPLED_RELAXED);
+	coupled_store(&g->exit_gate, generation, COUPLED_RELAXED);
+	for (i = 0; i < g->capacity; i++)
+		if (coupled_load(&g->slots[i].member, COUPLED_RELAXED))
+			coupled_store(&g->slots[i].ack, generation,
+				      COUPLED_RELAXED);
 	return 0;
 }
 
@@ -699,6 +789,8 @@ attempt:
 
 	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVE);
 	w = coupled_word_arrive_waiting(&g->counts);
+	/* Every arrival counts, also one that then sees a change. */
+	COUPLED__STAT_INC(s, attempts);
 	/*
 	 * seq_cst: the other half of the Dekker pair with
 	 * coupled__membership_begin(): either we see prevent, or the changer
@@ -722,7 +814,6 @@ attempt:
 	}
 	/* relaxed: stable while we count as waiting (see above). */
 	n = coupled_load(&g->members, COUPLED_RELAXED);
-	COUPLED__STAT_INC(s, attempts);
 
 	poked = false;
 	if (coupled_word_waiting(w) == n) {
@@ -896,7 +987,20 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 		coupled_store(&s->inside, 0u, COUPLED_RELAXED);
 		return COUPLED_ENOENT;
 	}
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	/*
+	 * relaxed, this store and the one after the call: only this context
+	 * ever stores its own id, and only a change requested by this same
+	 * context needs to find it (coupled__caller_inside()); coherence
+	 * alone makes that context read its own latest store.
+	 */
+	coupled_store(&s->ctx, coupled_adapter_context(&g->adapter),
+		      COUPLED_RELAXED);
+#endif
 	ret = coupled__run(g, self, request, action, ctx, opts);
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	coupled_store(&s->ctx, 0u, COUPLED_RELAXED);
+#endif
 	/*
 	 * release: pairs with the leaver's seq_cst load of inside; this
 	 * call's accesses to the group happen before the leave completes.
@@ -920,6 +1024,40 @@ static inline int coupled_enter(struct coupled_group *g, uint32_t self,
 				void *ctx)
 {
 	return coupled_enter_opts(g, self, request, action, ctx, NULL);
+}
+
+/**
+ * coupled__caller_inside() - is the calling context inside a call of @g?
+ * @g: the group
+ *
+ * A membership change waits until nobody counts as waiting, and a caller
+ * inside coupled_enter() of @g (in an action, in should_abort, in the
+ * adapter's work check, or interrupted there by a handler on the same
+ * context) counts as waiting until that call returns: the change would wait
+ * for itself forever.  With an adapter that names execution contexts, that
+ * is one relaxed load per slot; without one (COUPLED_ADAPTER_HAS_CONTEXT 0)
+ * nothing is checked and the misuse is the caller's to avoid.
+ *
+ * Return: true if a call of @g by the calling context is in progress.
+ */
+static inline bool coupled__caller_inside(struct coupled_group *g)
+{
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	uint32_t me = coupled_adapter_context(&g->adapter);
+	uint32_t i;
+
+	for (i = 0; i < g->capacity; i++)
+		/*
+		 * relaxed: a slot holds our id only if we stored it and have
+		 * not cleared it yet (nobody else stores our id), and our own
+		 * latest store is what coherence makes us read.
+		 */
+		if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me)
+			return true;
+#else
+	(void)g;
+#endif
+	return false;
 }
 
 /**
@@ -975,9 +1113,18 @@ static inline void coupled__membership_end(struct coupled_group *g)
  * already reached all-ready completes first; no round ever commits with a
  * stale member count.
  *
- * Context: may spin.  Must not be called from an action of @g.
+ * Context: may spin.  Must not be called from inside a call of
+ * coupled_enter() on @g by the same execution context (from an action, a
+ * should_abort check or the adapter's work check): the change would wait for
+ * that call, which counts as waiting, forever.  With an adapter that names
+ * execution contexts (COUPLED_ADAPTER_HAS_CONTEXT: pthread, bare-metal ARM
+ * A profile) that is refused with COUPLED_EPERM; without one it is not
+ * detected and hangs: the spin adapter, and the Linux kernel adapter, where
+ * a CPU number names no preemptible caller (it may migrate) and every CPU's
+ * idle task has pid 0 (docs/adapters.md).
  * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_ERANGE for @id out of
- * range; COUPLED_EEXIST if @id is already a member (nothing changes).
+ * range; COUPLED_EPERM when called from inside a call of @g (see Context);
+ * COUPLED_EEXIST if @id is already a member.  Nothing changes on an error.
  */
 static inline int coupled_join(struct coupled_group *g, uint32_t id)
 {
@@ -987,6 +1134,8 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 		return COUPLED_EINVAL;
 	if (id >= g->capacity)
 		return COUPLED_ERANGE;
+	if (coupled__caller_inside(g))
+		return COUPLED_EPERM;
 	/*
 	 * relaxed: a refused request must not even poke anybody, so check
 	 * before taking prevent; this is a hint, the check under prevent
@@ -1010,6 +1159,26 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 		coupled_store(&g->members,
 			      coupled_load(&g->members, COUPLED_RELAXED) + 1u,
 			      COUPLED_RELEASE);
+		/*
+		 * The joiner acknowledges the last decision, as every member
+		 * has at rest: its old value (0 for an id that was never a
+		 * member, its last round's generation for one that left)
+		 * could equal the next round's generation after the 32-bit
+		 * wrap and pass the closer's check in coupled__exit() before
+		 * the joiner saw that round's decision.
+		 * relaxed, the load: no round is being decided or exited (a
+		 * change holds prevent and saw waiting == 0 with seq_cst,
+		 * which also acquired every done, so the last closer's store
+		 * of round_gen happens before this load).
+		 * relaxed, the store: published by the release of prevent in
+		 * coupled__membership_end(), which pairs with the entrants'
+		 * seq_cst load of prevent, before any closer's scan of acks;
+		 * the joiner's own later acks are ordered after it the same
+		 * way.
+		 */
+		coupled_store(&g->slots[id].ack,
+			      coupled_load(&g->round_gen, COUPLED_RELAXED),
+			      COUPLED_RELAXED);
 	}
 	coupled__membership_end(g);
 	return ret;
@@ -1025,10 +1194,14 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
  * only once a call of @id that raced with the removal has returned, so that
  * call never counts in a round of the new membership.
  *
- * Context: may spin.  Must not be called from an action of @g, nor by @id's
- * own execution context while it is inside coupled_enter().
+ * Context: may spin.  As coupled_join(): must not be called from inside a
+ * call of coupled_enter() on @g by the same execution context (in
+ * particular not by @id's own context from its should_abort check, nor from
+ * an action); refused with COUPLED_EPERM where the adapter names execution
+ * contexts, a hang elsewhere.
  * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_ERANGE for @id out of
- * range; COUPLED_ENOENT if @id is not a member (nothing changes).
+ * range; COUPLED_EPERM when called from inside a call of @g;
+ * COUPLED_ENOENT if @id is not a member.  Nothing changes on an error.
  */
 static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 {
@@ -1038,6 +1211,8 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		return COUPLED_EINVAL;
 	if (id >= g->capacity)
 		return COUPLED_ERANGE;
+	if (coupled__caller_inside(g))
+		return COUPLED_EPERM;
 	/* relaxed: a hint, as in coupled_join(); refuse before poking. */
 	if (!coupled_load(&g->slots[id].member, COUPLED_RELAXED))
 		return COUPLED_ENOENT;

@@ -21,6 +21,12 @@
  *                for REQMAX), default N
  *   MEMBERSHIP   add a process that removes the last id and adds it back
  *                (coupled_leave / coupled_join) while the others run
+ *   INITIAL_OUT  with MEMBERSHIP: the last id starts as a non-member (its
+ *                ack 0 from coupled_group_init()) and the process only adds
+ *                it: a first join instead of a rejoin
+ *   GENMOD       generations are counted modulo GENMOD, default 8; with 2
+ *                the wrap comes after every other round, so a joiner's
+ *                stale ack can equal the next round's generation
  *
  * Anchors (expected failures; the same harness, the kernel's algorithm):
  *   VARIANT_SEED    Linux 3.6 coupled cpuidle as seeded (2012)
@@ -37,6 +43,7 @@
  *   MUTANT_NO_EXIT_WAIT       no wait for ready == 0 after done
  *   MUTANT_NO_PREVENT_RECHECK no seq_cst re-check of prevent after arrival
  *   MUTANT_LEAVE_NO_DRAIN     coupled_leave does not wait for inside == 0
+ *   MUTANT_JOIN_STALE_ACK     coupled_join leaves the joiner's ack as it was
  *
  * Properties:
  *   assertions  all-or-none per round, one parameter equal to the minimum
@@ -54,7 +61,8 @@
  * uses the header's constants, but the model never comes near 16-bit
  * overflow.  The adapter's wait is modelled as "sleep until poked, or until
  * work arrives" (no spurious wake-ups, so a protocol that relied on them
- * would deadlock here).  Generations are counted modulo GENMOD and a
+ * would deadlock here).  Generations are counted modulo GENMOD (the header:
+ * modulo 2^32; the protocol only ever compares them for equality) and a
  * handled poke pair is reset to 0/0 (the header only compares the two), so
  * that livelocks show up as cycles of a finite state space.
  */
@@ -74,7 +82,9 @@
 #ifndef RANDOM_REQS
 #define RANDOM_REQS N
 #endif
+#ifndef GENMOD
 #define GENMOD 8
+#endif
 
 /* coupled/word.h */
 #define WAITING_ONE 1
@@ -101,7 +111,11 @@
 
 /* ---- shared state (struct coupled_group / struct coupled_slot) ---- */
 int word;                    /* counts: the packed waiting/ready word */
+#if defined(MEMBERSHIP) && defined(INITIAL_OUT)
+byte members = N - 1;        /* members */
+#else
 byte members = N;            /* members */
+#endif
 bit prevent;                 /* prevent */
 byte round_gen;              /* round_gen, modulo GENMOD */
 byte round_outcome;          /* round_outcome */
@@ -213,9 +227,11 @@ inline decide_slot(k)
 #if N > 3
 #define ALL_ACKED(g) ((!member[0] || ack[0] == g) && (!member[1] || ack[1] == g) && \
 		      (!member[2] || ack[2] == g) && (!member[3] || ack[3] == g))
-#else
+#elif N == 3
 #define ALL_ACKED(g) ((!member[0] || ack[0] == g) && (!member[1] || ack[1] == g) && \
 		      (!member[2] || ack[2] == g))
+#else
+#define ALL_ACKED(g) ((!member[0] || ack[0] == g) && (!member[1] || ack[1] == g))
 #endif
 
 /* End of a call: coupled_enter_opts' release store inside = 0; the model
@@ -586,9 +602,14 @@ proctype changer()
 	if
 	:: !member[N - 1] ->
 		membership_begin();
-		/* coupled_join: relaxed stores of member and members */
+		/* coupled_join: release stores of member and members */
 		member[N - 1] = 1;
 		members = members + 1;
+#ifndef MUTANT_JOIN_STALE_ACK
+		/* coupled_join: relaxed load of round_gen, relaxed store of
+		 * the joiner's ack */
+		ack[N - 1] = round_gen;
+#endif
 		/* coupled__membership_end: release store prevent = 0 */
 		prevent = 0
 	:: else -> skip
@@ -848,6 +869,9 @@ init
 		for (p : 0 .. N - 1) {
 			member[p] = 1
 		}
+#if defined(MEMBERSHIP) && defined(INITIAL_OUT)
+		member[N - 1] = 0;
+#endif
 #ifdef KERNEL_MODEL
 		for (p : 0 .. N - 1) {
 			run cpu(p)

@@ -39,6 +39,10 @@ mutant_split_done|-DMUTANT_SPLIT_DONE -DN=3 -DROUNDS=2 -DABORTS=1|safety|assert
 mutant_split_done_ready_first|-DMUTANT_SPLIT_DONE_READY_FIRST -DN=3 -DROUNDS=2 -DABORTS=1 -DREQMAX=1|liveness|cycle
 mutant_no_gate|-DMUTANT_NO_GATE -DN=3 -DROUNDS=2 -DABORTS=1|safety|assert:acts==n
 mutant_no_exit_wait|-DMUTANT_NO_EXIT_WAIT -DN=3 -DROUNDS=2 -DABORTS=1|safety|assert:in_round==0
+wrap_rejoin_2|-DMEMBERSHIP -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
+wrap_first_join_2|-DMEMBERSHIP -DINITIAL_OUT -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
+mutant_join_stale_ack_rejoin|-DMUTANT_JOIN_STALE_ACK -DMEMBERSHIP -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:acts==n
+mutant_join_stale_ack_first_join|-DMUTANT_JOIN_STALE_ACK -DMEMBERSHIP -DINITIAL_OUT -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:acts==n
 '
 
 list() { printf '%s\n' "$checks" | sed '/^$/d' | cut -d'|' -f1; }

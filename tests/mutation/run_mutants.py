@@ -1,20 +1,30 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-"""Mutation suite: break the header one fault at a time, expect a check to fail.
+"""Mutation suite: break the headers one fault at a time, expect a check to fail.
 
-Every mutant is a copy of include/ with exactly one change.  For each mutant
-the checks below are built against the copy and run; the first that fails
-kills the mutant.  A mutant that no check kills means a test is missing.
+Every mutant is a copy of include/ and adapters/ with exactly one change.
+For each mutant the checks below are built against the copy and run; the
+first that fails kills the mutant.  A mutant that no check kills means a
+test is missing.
 
 Mutants:
   - named faults (LOGIC_MUTANTS below): the seed's "||", no "wait to be poked
     at least once", no lost-poke restart, the done step split into two
-    operations in the wrong order, ...;
-  - every memory order of the core weakened, one occurrence at a time, found
-    by scanning the headers (so a new atomic operation is covered without
-    editing this file): release -> relaxed, acquire -> relaxed, acq_rel ->
-    acquire and -> release, seq_cst -> acq_rel (store: release, load:
-    acquire).
+    operations in the wrong order, no Dekker pair in the futex wait, no SEV,
+    a wake that ignores the kernel adapter's busy flag, ...;
+  - every memory order of the core (include/coupled/word.h, coupled.h) and
+    of the C11 adapters (pthread, bare-metal ARM) weakened, one occurrence
+    at a time, found by scanning the headers (so a new atomic operation is
+    covered without editing this file): release -> relaxed, acquire ->
+    relaxed, acq_rel -> acquire and -> release, seq_cst -> acq_rel (store:
+    release, load: acquire);
+  - every ordering primitive of the kernel adapter (adapters/linux/
+    coupled_adapter_linux.h, its atomics layer and its hooks) weakened the
+    same way: smp_mb() removed, atomic_read_acquire() -> atomic_read(),
+    atomic_set_release() -> atomic_set(), a fully ordered RMW -> its
+    _acquire and _release forms, those -> _relaxed.
+  Not scanned: adapters/linux/coupled_cpuidle.h (the cpuidle helper on top
+  of the adapter), which no relaxed-memory check runs (docs/verification.md).
 
 Checks (each compiled against the mutated copy):
   unit       tests/unit/test_unit.c with the pthread adapter
@@ -22,11 +32,15 @@ Checks (each compiled against the mutated copy):
   relacy     tests/relacy/relacy_coupled.cpp, every scenario, quick mode
              (relaxed-memory model checking; skipped with a reason if Relacy
              is not installed, and then no mutant can be reported killed by it)
+  adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
+             relacy_arm.cpp or relacy_linux.cpp, every check)
+  deadline   tests/deadline/test_deadline.c (pthread adapter mutants only)
 
-Logic mutants run the checks in the order unit, scenarios, relacy; memory
-order mutants in the order relacy, unit, scenarios (x86 runs hide most
-weakened orders).  By default a mutant stops at its first failing check;
---all-checks runs every check on every mutant.
+Core logic mutants run the checks in the order unit, scenarios, relacy;
+core memory-order mutants relacy, unit, scenarios (x86 runs hide most
+weakened orders); adapter mutants adapter, unit, scenarios, deadline (the
+last three for the pthread adapter only).  By default a mutant stops at its
+first failing check; --all-checks runs every check on every mutant.
 
 The script first runs every check on the unmodified header: they must pass,
 or a "kill" would mean nothing.  It prints a killed/survived table (markdown
@@ -49,10 +63,22 @@ import time
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                      "..", ".."))
 CORE_FILES = ["include/coupled/word.h", "include/coupled/coupled.h"]
+# Adapters written with the core's C11 orders (the same scan as the core).
+C11_ADAPTER_FILES = ["adapters/pthread/coupled_adapter_pthread.h",
+                     "adapters/baremetal-arm/coupled_adapter_baremetal_arm.h"]
+# The kernel adapter: kernel atomics and barriers.
+KERNEL_FILES = ["adapters/linux/coupled_adapter_linux.h"]
+PTHREAD_H = "adapters/pthread/coupled_adapter_pthread.h"
+ARM_H = "adapters/baremetal-arm/coupled_adapter_baremetal_arm.h"
+LINUX_H = "adapters/linux/coupled_adapter_linux.h"
+SHORT = {"word.h": "word", "coupled.h": "coupled",
+         "coupled_adapter_pthread.h": "pthread",
+         "coupled_adapter_baremetal_arm.h": "arm",
+         "coupled_adapter_linux.h": "linux"}
 
-# name, description, file, old text, new text.  The old text must occur in
-# the file exactly once: a stale mutant (the header changed under it) is an
-# error, not a silent survivor.
+# name, description, file, old text, new text (or two lists of them, all
+# replaced).  Each old text must occur in the file exactly once: a stale
+# mutant (the header changed under it) is an error, not a silent survivor.
 LOGIC_MUTANTS = [
     ("seed_logical_or",
      "all-ready value computed with || as in the 2012 seed",
@@ -118,10 +144,89 @@ LOGIC_MUTANTS = [
      "include/coupled/coupled.h",
      "acc = seen++ ? g->reduce(acc, r) : r;",
      "acc = seen++ ? g->reduce(acc, r) : 0x7fffffff;"),
+    ("join_keeps_stale_ack",
+     "coupled_join() leaves the joiner's ack as it was (the wrap bug)",
+     "include/coupled/coupled.h",
+     "\t\tcoupled_store(&g->slots[id].ack,\n"
+     "\t\t\t      coupled_load(&g->round_gen, COUPLED_RELAXED),\n"
+     "\t\t\t      COUPLED_RELAXED);",
+     "\t\t(void)0;"),
+    ("no_context_check",
+     "a membership change from inside a call is not refused (it hangs)",
+     "include/coupled/coupled.h",
+     "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me)",
+     "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me && 0)"),
+    ("attempts_not_counted",
+     "COUPLED_STATS counts no arrival",
+     "include/coupled/coupled.h",
+     "\t/* Every arrival counts, also one that then sees a change. */\n"
+     "\tCOUPLED__STAT_INC(s, attempts);",
+     "\t(void)0;"),
+    # --- the adapters ---
+    ("pthread_futex_no_dekker",
+     "pthread futex wait: no sleeping flag, so the waker never calls"
+     " FUTEX_WAKE (no Dekker pair)",
+     PTHREAD_H,
+     "\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);",
+     "\t\t(void)0;"),
+    ("pthread_futex_flag_after_check",
+     "pthread futex wait: the sleeping flag is set after the check of"
+     " wake_seq (the Dekker pair in the wrong order)",
+     PTHREAD_H,
+     "\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);\n"
+     "\t\tif (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {",
+     "\t\tif (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {\n"
+     "\t\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);"),
+    ("pthread_futex_no_wake",
+     "pthread futex wake: the syscall is never made",
+     PTHREAD_H,
+     "\t\t\tCOUPLED_PTHREAD_FUTEX_WAKE(&target->wake_seq);",
+     "\t\t\t(void)0;"),
+    ("pthread_condvar_wake_unlocked",
+     "pthread condvar wake: increment and signal without the mutex",
+     PTHREAD_H,
+     ["\t\tpthread_mutex_lock(&target->lock);\n",
+      "\t\tpthread_mutex_unlock(&target->lock);\n"],
+     ["", ""]),
+    ("pthread_futex_spin_ignores_deadline",
+     "pthread futex wait: the spin phase does not look at the clock",
+     PTHREAD_H,
+     "\t\t\tif (deadline && coupled_adapter_now(ag) >= deadline)",
+     "\t\t\tif (0 && deadline)"),
+    ("arm_no_sev",
+     "bare-metal WFE wake: no SEV",
+     ARM_H,
+     "\t\tCOUPLED_ARM_SEV();",
+     "\t\t(void)0;"),
+    ("arm_wfe_wake_no_dsb",
+     "bare-metal WFE wake: SEV without the DSB before it",
+     ARM_H,
+     "\t\tCOUPLED_ARM_DSB();\n\t\tCOUPLED_ARM_SEV();",
+     "\t\tCOUPLED_ARM_SEV();"),
+    ("arm_wfi_wake_no_dsb",
+     "bare-metal WFI wake: the SGI without the DSB after the increment",
+     ARM_H,
+     "\tCOUPLED_ARM_DSB();\n\tif (ag->ipi.send) {",
+     "\tif (ag->ipi.send) {"),
+    ("arm_wfi_no_irq_mask",
+     "bare-metal WFI wait: the check and WFI with IRQs not masked",
+     ARM_H,
+     "\tflags = COUPLED_ARM_IRQ_SAVE();",
+     "\tflags = 0;"),
+    ("linux_wake_ignores_busy",
+     "kernel wake: sends the call even when one is in flight",
+     LINUX_H,
+     "\tif (!atomic_xchg(&target->busy, 1)) {",
+     "\tif ((void)atomic_xchg(&target->busy, 1), 1) {"),
+    ("linux_handler_keeps_busy",
+     "kernel IPI handler: does not give the descriptor back",
+     LINUX_H,
+     "\t(void)atomic_xchg(&as->busy, 0);",
+     "\t(void)as;"),
 ]
 
 ORDER_RE = re.compile(r"COUPLED_(RELEASE|ACQUIRE|ACQ_REL|SEQ_CST)\b")
-FUNC_RE = re.compile(r"^static inline .*?\b(\w+)\(")
+FUNC_RE = re.compile(r"^static (?:inline|__always_inline) .*?\b(\w+)\(")
 # An atomic call and its first argument (the object it operates on).
 OP_RE = re.compile(
     r"coupled_(load|store|fetch_add|fetch_sub|exchange|cas)\(\s*([^,]+),")
@@ -141,29 +246,88 @@ def weakenings(order, op):
     return ["ACQ_REL"]
 
 
-def order_mutants():
-    """Scan the core headers for memory orders in code (not comments)."""
+def code_lines(rel):
+    """Yield (index, line, code, function) of a header, comments blanked.
+
+    Blanking keeps columns, so a column found in code is one in the line.
+    Preprocessor lines are skipped (definitions, not uses).
+    """
+    with open(os.path.join(ROOT, rel)) as f:
+        lines = f.read().split("\n")
+    func = "?"
+    in_comment = False
+    for i, line in enumerate(lines):
+        m = FUNC_RE.match(line)
+        if m:
+            func = m.group(1)
+        code = line
+        if in_comment:
+            if "*/" not in code:
+                continue
+            end = code.index("*/") + 2
+            code = " " * end + code[end:]
+            in_comment = False
+        code = re.sub(r"/\*.*?\*/", lambda x: " " * len(x.group(0)), code)
+        if "/*" in code:
+            code = code[:code.index("/*")]
+            in_comment = True
+        code = code.split("//", 1)[0]
+        if code.lstrip().startswith("#"):
+            continue
+        yield i, line, code, func, lines
+
+
+def short(rel):
+    return SHORT.get(os.path.basename(rel), os.path.basename(rel))
+
+
+# Kernel ordering primitives and their weakenings.
+KERNEL_RE = re.compile(
+    r"\b(smp_mb\(\)|atomic_read_acquire\(|atomic_set_release\(|"
+    r"atomic_(fetch_add|xchg|try_cmpxchg)(_relaxed|_acquire|_release)?\()")
+
+
+def kernel_weakenings(m):
+    tok = m.group(0)
+    if tok == "smp_mb()":
+        return [("((void)0)", "smp_mb removed")]
+    if tok == "atomic_read_acquire(":
+        return [("atomic_read(", "read_acquire>read")]
+    if tok == "atomic_set_release(":
+        return [("atomic_set(", "set_release>set")]
+    op, suffix = m.group(2), m.group(3)
+    base = "atomic_" + op
+    if suffix is None:
+        return [(base + "_acquire(", "%s>%s_acquire" % (op, op)),
+                (base + "_release(", "%s>%s_release" % (op, op))]
+    if suffix in ("_acquire", "_release"):
+        return [(base + "_relaxed(", "%s%s>%s_relaxed" % (op, suffix, op))]
+    return []
+
+
+def kernel_mutants():
+    """Scan the kernel adapter for ordering primitives in code."""
     mutants = []
-    for rel in CORE_FILES:
-        with open(os.path.join(ROOT, rel)) as f:
-            lines = f.read().split("\n")
-        func = "?"
-        in_comment = False
-        for i, line in enumerate(lines):
-            m = FUNC_RE.match(line)
-            if m:
-                func = m.group(1)
-            code = line
-            if in_comment:
-                if "*/" not in code:
-                    continue
-                code = code.split("*/", 1)[1]
-                in_comment = False
-            code = re.sub(r"/\*.*?\*/", "", code)
-            if "/*" in code:
-                code = code.split("/*", 1)[0]
-                in_comment = True
-            code = code.split("//", 1)[0]
+    for rel in KERNEL_FILES:
+        for i, line, code, func, _ in code_lines(rel):
+            for m in KERNEL_RE.finditer(code):
+                for new, what in kernel_weakenings(m):
+                    mutants.append({
+                        "name": "%s:%s:%s" % (short(rel), func, what),
+                        "kind": "order",
+                        "desc": "%s line %d: %s in %s" % (
+                            rel, i + 1, what.replace(">", " -> "), func),
+                        "file": rel, "line": i, "col": m.start(),
+                        "old": m.group(0), "new": new,
+                    })
+    return mutants
+
+
+def order_mutants():
+    """Scan the C11 headers for memory orders in code (not comments)."""
+    mutants = []
+    for rel in CORE_FILES + C11_ADAPTER_FILES:
+        for i, line, code, func, lines in code_lines(rel):
             for m in ORDER_RE.finditer(code):
                 # The statement this order belongs to: this line and up to
                 # two before it (calls are wrapped).
@@ -177,7 +341,7 @@ def order_mutants():
                 col = m.start()
                 for weaker in weakenings(m.group(1), op):
                     name = "%s:%s:%s:%s>%s" % (
-                        os.path.basename(rel).replace(".h", ""), func,
+                        short(rel), func,
                         field, m.group(1).lower(), weaker.lower())
                     mutants.append({
                         "name": name,
@@ -188,6 +352,7 @@ def order_mutants():
                         "file": rel, "line": i, "col": col,
                         "old": m.group(0), "new": "COUPLED_" + weaker,
                     })
+    mutants += kernel_mutants()
     # Disambiguate names used twice (two loads of one field in a function).
     seen = {}
     for m in mutants:
@@ -205,19 +370,23 @@ def logic_mutants():
              "new": w} for (n, d, f, o, w) in LOGIC_MUTANTS]
 
 
-def apply_mutant(mutant, include_copy):
-    """Write the mutated file into include_copy (a copy of include/)."""
+def apply_mutant(mutant, copy):
+    """Write the mutated file into copy (holding include/ and adapters/)."""
     rel = mutant["file"]
-    path = os.path.join(include_copy, os.path.relpath(rel, "include"))
+    path = os.path.join(copy, rel)
     with open(path) as f:
         text = f.read()
     if mutant["kind"] == "logic":
-        n = text.count(mutant["old"])
-        if n != 1:
-            raise RuntimeError("mutant %s: pattern found %d times in %s "
-                               "(the header changed; update the mutant)"
-                               % (mutant["name"], n, rel))
-        text = text.replace(mutant["old"], mutant["new"])
+        olds, news = mutant["old"], mutant["new"]
+        if not isinstance(olds, list):
+            olds, news = [olds], [news]
+        for old, new in zip(olds, news):
+            n = text.count(old)
+            if n != 1:
+                raise RuntimeError("mutant %s: pattern found %d times in %s "
+                                   "(the header changed; update the mutant)"
+                                   % (mutant["name"], n, rel))
+            text = text.replace(old, new)
     else:
         lines = text.split("\n")
         line = lines[mutant["line"]]
@@ -241,9 +410,17 @@ def run(cmd, timeout, env=None):
     out = p.stdout.decode(errors="replace").strip().split("\n")
     if p.returncode == 0:
         return True, ""
+    # Relacy: which check failed, and how (its first report line).
+    fail = [l.strip() for l in out if l.startswith("FAIL: ")]
+    how = [re.sub(r"^\[\d+\] \d+: ", "", l.strip())
+           for l in out if re.search(r"DEADLOCK|LIVELOCK|DATA RACE|"
+                                     r"RESOURCE LEAK|ASSERT FAILED", l)]
+    if fail and how:
+        return False, ("%s: %s" % (fail[0], how[0])).replace(
+            ROOT + "/", "")[:160]
     # The most telling line: a failed CHECK, an assertion, or the last one.
-    for pattern in (r"CHECK failed|stepctl:|RL_ASSERT|assert",
-                    r"FAIL|failed|violat|error|timed out"):
+    for pattern in (r"CHECK failed|stepctl:|RL_ASSERT|assert|did not return",
+                    r"FAIL|failed|violat|error|timed out|ABOVE BOUND"):
         for line in out:
             if re.search(pattern, line, re.I):
                 return False, line.strip().replace(ROOT + "/", "")[:160]
@@ -251,8 +428,17 @@ def run(cmd, timeout, env=None):
                    "exit status %d" % p.returncode)
 
 
+# The adapters' Relacy programs: source, adapter directory, extra includes.
+ADAPTER_RELACY = {
+    PTHREAD_H: ("tests/relacy/relacy_pthread.cpp", "adapters/pthread", []),
+    ARM_H: ("tests/relacy/relacy_arm.cpp", "adapters/baremetal-arm", []),
+    LINUX_H: ("tests/relacy/relacy_linux.cpp", "adapters/linux",
+              ["tests/relacy/kshim"]),
+}
+
+
 class Checks:
-    """Builds and runs the checks against one include directory."""
+    """Builds and runs the checks against one copy of include/ and adapters/."""
 
     def __init__(self, args):
         self.cc = args.cc
@@ -269,40 +455,66 @@ class Checks:
             self.relacy = src
 
     def names(self):
-        return ["unit", "scenarios", "relacy"]
+        return ["unit", "scenarios", "relacy", "adapter", "deadline"]
 
-    def build_c(self, inc, out, src, extra=()):
+    def build_c(self, copy, out, src, extra=()):
         cmd = [self.cc, "-std=c11", "-O2", "-g0", "-pthread",
                "-DCOUPLED_ADAPTER_PTHREAD", "-D_DEFAULT_SOURCE",
-               "-DCOUPLED_STATS", "-I", inc,
-               "-I", os.path.join(ROOT, "adapters/pthread"),
+               "-DCOUPLED_STATS", "-I", os.path.join(copy, "include"),
+               "-I", os.path.join(copy, "adapters/pthread"),
                "-I", os.path.join(ROOT, "tests/common"),
                "-I", os.path.join(ROOT, "tests/scenario")] + list(extra) + \
               [os.path.join(ROOT, src), "-o", out]
         return run(cmd, 300)
 
-    def check(self, name, inc, work):
+    def relacy_program(self, copy, work, header):
+        """Build and run one adapter's Relacy program; (status, detail)."""
+        src, adir, extra = ADAPTER_RELACY[header]
+        exe = os.path.join(work, os.path.basename(src).replace(".cpp", ""))
+        cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+               "-I", os.path.join(copy, "include"),
+               "-I", os.path.join(copy, adir)]
+        for d in extra:
+            cmd += ["-I", os.path.join(ROOT, d)]
+        cmd += ["-I", os.path.join(ROOT, "tests/relacy"),
+                os.path.join(ROOT, src), "-o", exe]
+        ok, why = run(cmd, 600)
+        if not ok:
+            return "fail", "build: " + why
+        ok, why = run([exe, "all"], 900)
+        return ("pass", "") if ok else ("fail", why)
+
+    def check(self, name, copy, work, mutant):
         """Return (status, detail): status is pass, fail or skip."""
         if name == "unit":
             exe = os.path.join(work, "unit")
-            ok, why = self.build_c(inc, exe, "tests/unit/test_unit.c")
+            ok, why = self.build_c(copy, exe, "tests/unit/test_unit.c")
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe], 60)
             return ("pass", "") if ok else ("fail", why)
         if name == "scenarios":
             exe = os.path.join(work, "scenario")
-            ok, why = self.build_c(inc, exe, "tests/scenario/test_scenario.c",
+            ok, why = self.build_c(copy, exe,
+                                   "tests/scenario/test_scenario.c",
                                    ["-DSTEPCTL_LIMIT_S=5"])
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe, "all", "futex"], 600)
             return ("pass", "") if ok else ("fail", why)
+        if name == "deadline":
+            exe = os.path.join(work, "deadline")
+            ok, why = self.build_c(copy, exe, "tests/deadline/test_deadline.c")
+            if not ok:
+                return "fail", "build: " + why
+            ok, why = run([exe, "--calls", "24", "--bound-ms", "50"], 300)
+            return ("pass", "") if ok else ("fail", why)
+        if name in ("relacy", "adapter") and not self.relacy:
+            return "skip", self.relacy_why
         if name == "relacy":
-            if not self.relacy:
-                return "skip", self.relacy_why
             exe = os.path.join(work, "relacy")
-            cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w", "-I", inc,
+            cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+                   "-I", os.path.join(copy, "include"),
                    "-I", os.path.join(ROOT, "tests/relacy"), self.relacy,
                    "-o", exe]
             ok, why = run(cmd, 600)
@@ -311,21 +523,43 @@ class Checks:
             env = dict(os.environ, COUPLED_RELACY_QUICK="1")
             ok, why = run([exe, "all"], 900, env)
             return ("pass", "") if ok else ("fail", why)
+        if name == "adapter":
+            headers = ([mutant["file"]] if mutant and
+                       mutant["file"] in ADAPTER_RELACY
+                       else list(ADAPTER_RELACY))
+            for header in headers:
+                status, detail = self.relacy_program(copy, work, header)
+                if status != "pass":
+                    return status, detail
+            return "pass", ""
         raise ValueError(name)
+
+
+def check_order(mutant):
+    """The checks a mutant runs, most likely killer first."""
+    rel = mutant["file"]
+    if rel == PTHREAD_H:
+        return ["adapter", "unit", "scenarios", "deadline"]
+    if rel in ADAPTER_RELACY:
+        return ["adapter"]
+    if mutant["kind"] == "logic":
+        return ["unit", "scenarios", "relacy"]
+    return ["relacy", "unit", "scenarios"]
 
 
 def evaluate(checks, mutant, order, all_checks, keep):
     work = tempfile.mkdtemp(prefix="coupled-mutant-")
-    inc = os.path.join(work, "include")
-    shutil.copytree(os.path.join(ROOT, "include"), inc)
+    copy = os.path.join(work, "src")
+    for d in ("include", "adapters"):
+        shutil.copytree(os.path.join(ROOT, d), os.path.join(copy, d))
     result = {"mutant": mutant, "killers": [], "detail": "", "skipped": [],
               "seconds": 0.0}
     start = time.time()
     try:
         if mutant:
-            apply_mutant(mutant, inc)
+            apply_mutant(mutant, copy)
         for name in order:
-            status, detail = checks.check(name, inc, work)
+            status, detail = checks.check(name, copy, work, mutant)
             if status == "skip":
                 result["skipped"].append(name)
                 continue
@@ -378,12 +612,11 @@ def main():
         return 1
     print("mutation: baseline passes every check (%.0f s)" % base["seconds"])
 
-    logic_order = ["unit", "scenarios", "relacy"]
-    mem_order = ["relacy", "unit", "scenarios"]
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = [ex.submit(evaluate, checks, m,
-                          logic_order if m["kind"] == "logic" else mem_order,
+                          checks.names() if args.all_checks
+                          else check_order(m),
                           args.all_checks, args.keep) for m in mutants]
         for m, fut in zip(mutants, futs):
             r = fut.result()

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * coupled_adapter_relacy.h - runs the real core under the Relacy race
- * detector: the atomics layer (coupled/atomic.h) mapped onto rl::atomic, and
- * an adapter whose safe state and wake-ups are Relacy atomics too.
+ * detector: the atomics layer (coupled/atomic.h) mapped onto rl::atomic
+ * (coupled_atomic_relacy.h), and an adapter whose safe state and wake-ups
+ * are Relacy atomics too.
  *
  * Include <relacy/relacy.hpp> first (it redefines new, malloc, assert and the
  * memory_order_* names), then select this file with
@@ -34,35 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* --- the atomics layer ---------------------------------------------------- */
-
-#ifndef COUPLED_ATOMIC_CUSTOM
-#define COUPLED_ATOMIC_CUSTOM 1
-#endif
-
-typedef rl::atomic<uint32_t> coupled_atomic_u32;
-typedef rl::atomic<int32_t> coupled_atomic_i32;
-
-#define COUPLED_RELAXED rl::mo_relaxed
-#define COUPLED_ACQUIRE rl::mo_acquire
-#define COUPLED_RELEASE rl::mo_release
-#define COUPLED_ACQ_REL rl::mo_acq_rel
-#define COUPLED_SEQ_CST rl::mo_seq_cst
-
-#define coupled_atomic_init(p, v) ((p)->store((v), rl::mo_relaxed, $))
-#define coupled_load(p, mo) ((p)->load((mo), $))
-#define coupled_store(p, v, mo) ((p)->store((v), (mo), $))
-#define coupled_fetch_add(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), (p)->fetch_add((v), (mo), $))
-#define coupled_fetch_sub(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), (p)->fetch_sub((v), (mo), $))
-#define coupled_exchange(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), (p)->exchange((v), (mo), $))
-/* Strong compare-and-swap; *expected is updated on failure. */
-#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                 \
-	(COUPLED_ATOMIC_ON_RMW(),                                         \
-	 (p)->compare_exchange_strong(*(expected), (desired), (mo_ok), $, \
-				      (mo_fail), $))
+#include "coupled_atomic_relacy.h"
 
 /* --- the adapter ---------------------------------------------------------- */
 

@@ -84,6 +84,7 @@ enum scenario {
 	SC_SELF_CHURN,  /* the last member leaves and rejoins by itself */
 	SC_BARRIER,     /* barrier and votes inside the action */
 	SC_PUBLISH,     /* membership queries publish the joiner's writes */
+	SC_WRAP_JOIN,   /* a never-member joins at the generation wrap */
 	SC_COUNT
 };
 
@@ -113,6 +114,9 @@ const scenario_info scenarios[SC_COUNT] = {
 	{ "publish", 0, 0,
 	  "seeing a new member (coupled_is_member(), coupled_group_members())"
 	  " means seeing what the joiner wrote before coupled_join()" },
+	{ "wrap_join", 0, 1,
+	  "at generation UINT32_MAX the last participant, never a member"
+	  " (ack 0), joins: its first round lands on generation 0" },
 };
 
 /* Coverage of the interesting paths over a whole simulation. */
@@ -126,12 +130,14 @@ enum coverage {
 	COV_ABORT_MEMBERSHIP,
 	COV_ENOENT,
 	COV_SMALL_ROUND,
+	COV_WRAP_LANDING,
 	COV_COUNT
 };
 const char *const coverage_names[COV_COUNT] = {
 	"executions",        "phase-1 work aborts", "phase-2 work aborts",
 	"caller aborts",     "retries",             "restarts",
 	"membership aborts", "ENOENT returns",      "rounds without the leaver",
+	"rounds of generation 0 with the joiner",
 };
 
 /* Set by main() before a simulation; constant while it runs. */
@@ -219,8 +225,12 @@ struct coupled_test final
 	{
 		sc = g_scenario;
 		g_current = this;
-		uint32_t initial = N;
+		uint32_t initial = sc == SC_WRAP_JOIN ? N - 1 : N;
 		RL_ASSERT(coupled_group_init(&g, slots, N, initial, NULL) == 0);
+		/* The last decided round is UINT32_MAX; the next one wraps. */
+		if (sc == SC_WRAP_JOIN)
+			RL_ASSERT(coupled_group_set_generation(&g, UINT32_MAX) ==
+				  0);
 		coupled_relacy_set_mode(coupled_group_adapter(&g), g_wait_mode);
 		second_ready.store(0u, rl::mo_relaxed, $);
 		changer_done.store(0u, rl::mo_relaxed, $);
@@ -257,7 +267,8 @@ struct coupled_test final
 
 	bool fixed_membership() const
 	{
-		return sc != SC_CHURN && sc != SC_SELF_CHURN;
+		return sc != SC_CHURN && sc != SC_SELF_CHURN &&
+		       sc != SC_WRAP_JOIN;
 	}
 
 	void raise_work(uint32_t id)
@@ -315,11 +326,15 @@ struct coupled_test final
 		/*
 		 * Nobody leaves a decided round before every member left its
 		 * ready loop (the acks and the exit gate): each member's
-		 * ready-loop writes happen before any member's done.
+		 * ready-loop writes happen before any member's done.  (The
+		 * membership is stable during the round.)
 		 */
-		if (point == COUPLED_HOOK_DONE && fixed_membership())
+		if (point == COUPLED_HOOK_DONE)
 			for (unsigned j = 0; j < N; j++)
-				(void)(int)ready_scratch[j]($);
+				if (fixed_membership() ||
+				    coupled_load(&g.slots[j].member,
+						 COUPLED_RELAXED))
+					(void)(int)ready_scratch[j]($);
 		/* The packed word's invariant: every ready one is waiting. */
 		if (point == COUPLED_HOOK_EXIT_WAIT) {
 			uint32_t w = coupled_load(&g.counts, COUPLED_RELAXED);
@@ -476,6 +491,10 @@ struct coupled_test final
 			RL_ASSERT(coupled_join(&g, self) == 0);
 			changer_done.store(1u, rl::mo_relaxed, $);
 		}
+		if (sc == SC_WRAP_JOIN && self == N - 1) {
+			RL_ASSERT(coupled_join(&g, self) == 0);
+			changer_done.store(1u, rl::mo_relaxed, $);
+		}
 		for (;;) {
 			int ret = enter(self);
 			switch (ret) {
@@ -601,6 +620,9 @@ struct coupled_test final
 					RL_ASSERT(count == N);
 				if (c.members < N)
 					g_cov[COV_SMALL_ROUND]++;
+				if (sc == SC_WRAP_JOIN && c.members == N &&
+				    c.gen == 0)
+					g_cov[COV_WRAP_LANDING]++;
 			}
 		}
 
@@ -781,6 +803,7 @@ int run_scenario(int sc, unsigned n, const run_config &cfg)
 	case SC_RESTART: need = COV_RESTART; break;
 	case SC_CHURN: need = COV_ABORT_MEMBERSHIP; break;
 	case SC_SELF_CHURN: need = COV_SMALL_ROUND; break;
+	case SC_WRAP_JOIN: need = COV_WRAP_LANDING; break;
 	default: break;
 	}
 	std::printf("  coverage:");

@@ -213,6 +213,18 @@ static void stepctl_release(int i, int point)
 	stepctl_resume(i);
 }
 
+/** Clear every breakpoint of @i and resume it if it is stopped. */
+static void stepctl_free(int i)
+{
+	pthread_mutex_lock(&stepctl_m);
+	ctl.brk[i] = 0;
+	if (ctl.at[i] != -1) {
+		ctl.at[i] = -1;
+		pthread_cond_broadcast(&stepctl_c);
+	}
+	pthread_mutex_unlock(&stepctl_m);
+}
+
 /** Let participant @i start its next call. */
 static void stepctl_permit(int i)
 {

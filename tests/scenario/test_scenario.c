@@ -367,6 +367,31 @@ static void scenario_irrevocable_commit(void)
 }
 
 /*
+ * Of three members, @r1 and @r2 rest in phase 1; @last arrives last, pokes
+ * them and stops in its ready loop (READY_SPIN), counted as ready; the two
+ * others wake and stop before counting as ready (READY).
+ */
+static void last_goes_ready(int r1, int r2, int last)
+{
+	const int rest[2] = { r1, r2 };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		stepctl_break(rest[k], COUPLED_HOOK_PHASE1_SLEEP, 1);
+		stepctl_break(rest[k], COUPLED_HOOK_READY, 1);
+		stepctl_permit(rest[k]);
+		stepctl_expect(rest[k], COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_release(rest[k], COUPLED_HOOK_PHASE1_SLEEP);
+	}
+	stepctl_break(last, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_permit(last);
+	stepctl_expect(last, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(r1, COUPLED_HOOK_READY);
+	stepctl_expect(r2, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010003u);
+}
+
+/*
  * The slow member: B heads for a back-out while the round is being decided,
  * and its CAS comes only after the others could have left.  They must not:
  * the closer (A) waits for every acknowledgement and C for the exit gate,
@@ -389,19 +414,7 @@ static void scenario_late_back_out(void)
 	stepctl_start(&p[C], C, 1, 6, NULL);
 
 	/* A and C rest in phase 1; B arrives last and pokes them. */
-	for (i = A; i <= C; i += C - A) {
-		stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
-		stepctl_break(i, COUPLED_HOOK_READY, 1);
-		stepctl_permit(i);
-		stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
-		stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
-	}
-	stepctl_break(B, COUPLED_HOOK_READY_SPIN, 1);
-	stepctl_permit(B);
-	stepctl_expect(B, COUPLED_HOOK_READY_SPIN);
-	stepctl_expect(A, COUPLED_HOOK_READY);
-	stepctl_expect(C, COUPLED_HOOK_READY);
-	CHECK_EQ(word(), 0x00010003u);
+	last_goes_ready(A, C, B);
 
 	/* B gets work: it saw no decision yet and heads for the back-out. */
 	raise_work(B);
@@ -575,6 +588,55 @@ static void scenario_leave_racing_entry(void)
 	CHECK_EQ(word(), 0);
 }
 
+static uint32_t slot_stat_attempts(int i)
+{
+	/* relaxed: read after the participant's call returned. */
+	return coupled_load(&slots[i].stats.attempts, COUPLED_RELAXED);
+}
+
+/*
+ * COUPLED_STATS' attempts count every arrival in phase 1, also one that then
+ * sees a membership change: A passes the early check of prevent and stops
+ * just before it counts as waiting; a leave of B takes prevent meanwhile
+ * (nobody waits yet, so it goes through); A's arrival then sees prevent and
+ * aborts.  That call arrived once: attempts 1, one membership abort.
+ */
+static void scenario_attempts_count(void)
+{
+	struct stepctl_participant p[1];
+	struct change_args ch;
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[0], A, 1, 3, NULL);
+	stepctl_break(A, COUPLED_HOOK_ARRIVE, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_ARRIVE);
+
+	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
+	ch.join = 0;
+	ch.id = B;
+	ch.result = 999;
+	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+
+	stepctl_release(A, COUPLED_HOOK_ARRIVE);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
+	stepctl_join(&p[0]);
+	printf("   attempts %u, membership aborts %u\n",
+	       (unsigned)slot_stat_attempts(A),
+	       (unsigned)coupled_load(
+		       &slots[A].stats.aborts[COUPLED_ABORT_MEMBERSHIP],
+		       COUPLED_RELAXED));
+	CHECK_EQ(slot_stat_attempts(A), 1);
+	CHECK_EQ(coupled_load(&slots[A].stats.aborts[COUPLED_ABORT_MEMBERSHIP],
+			      COUPLED_RELAXED),
+		 1);
+	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK(pthread_join(ch.thread, NULL) == 0);
+	CHECK_EQ(ch.result, 0);
+	CHECK_EQ(word(), 0);
+}
+
 /*
  * Inside the action: barriers and votes.  In every round one member chosen
  * by the generation votes to abort the first vote; nobody the second.  All
@@ -649,6 +711,212 @@ static void scenario_vote_abort(void)
 	       VOTE_ROUNDS);
 }
 
+/*
+ * Generation wrap.  The round generation is a 32-bit counter; the closer
+ * lets a round's members leave only when every member's acknowledgement
+ * equals the round's generation.  An id that joins keeps the
+ * acknowledgement of its last round (0 if it never took part), so after
+ * 2^32 rounds the next generation can equal that stale value, which must
+ * not pass for an acknowledgement.
+ *
+ * The group starts at the last generation before the wrap
+ * (coupled_group_set_generation()), so the scripted round is generation 0:
+ *   first join: C was never a member (acknowledgement 0) and joins;
+ *   rejoin:     C takes part in a round across the wrap (generation 0),
+ *               leaves, the group is put 2^32 - 1 rounds later (UINT32_MAX
+ *               again) and C rejoins with its acknowledgement 0.
+ * Then C is the slow member of a round that A closes, stopped in turn at
+ * every hook point from the ready loop on (the word is all-ready from the
+ * moment A counts as ready).  Stopped in its ready loop before it saw the
+ * decision (READY_SPIN, or BACK_OUT when work made it head for a back-out),
+ * C has not acknowledged: the closer must keep waiting at GATE_WAIT for as
+ * long as C is stopped.  If C's stale value passed, A would open the gate,
+ * leave the word and wait at EXIT_WAIT; C's back-out would then succeed and
+ * C would abort from a round that A and B committed with 3 members.  Every
+ * run must end with all three committed in round 0.
+ */
+enum wrap_history { WRAP_FIRST_JOIN, WRAP_REJOIN };
+
+static const int wrap_points[] = {
+	COUPLED_HOOK_READY_SPIN, COUPLED_HOOK_BACK_OUT, COUPLED_HOOK_DECIDED,
+	COUPLED_HOOK_GATE_WAIT,  COUPLED_HOOK_DONE,     COUPLED_HOOK_EXIT_WAIT,
+	COUPLED_HOOK_EXITED,
+};
+
+/* At rest every member has acknowledged the last decision. */
+static void check_acks_at_rest(void)
+{
+	/* relaxed: read while every participant is idle. */
+	uint32_t gen = coupled_load(&group.round_gen, COUPLED_RELAXED);
+	int i;
+
+	CHECK_EQ(coupled_load(&group.exit_gate, COUPLED_RELAXED), gen);
+	for (i = A; i <= C; i++)
+		if (coupled_is_member(&group, (uint32_t)i))
+			CHECK_EQ(coupled_load(&slots[i].ack, COUPLED_RELAXED),
+				 gen);
+}
+
+/*
+ * Let @i, stopped at READY, count as ready and spin on; returns once it
+ * does, so that the next participant released from READY is the closer.
+ */
+static void go_ready(int i)
+{
+	stepctl_break(i, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_release(i, COUPLED_HOOK_READY);
+	stepctl_expect(i, COUPLED_HOOK_READY_SPIN);
+	stepctl_release(i, COUPLED_HOOK_READY_SPIN);
+}
+
+static void wrap_slow_member(enum wrap_history history, int point)
+{
+	struct stepctl_participant p[3];
+	const unsigned leaving = BIT(COUPLED_HOOK_GATE_WAIT) |
+				 BIT(COUPLED_HOOK_EXIT_WAIT);
+	const int calls = history == WRAP_REJOIN ? 2 : 1;
+	const int k = calls - 1; /* the scripted call */
+	int i, at;
+
+	printf("   C stopped at %s\n", stepctl_point_names[point]);
+	setup(3, history == WRAP_REJOIN ? 3 : 2, NULL);
+	CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
+	stepctl_start(&p[A], A, calls, 4, NULL);
+	stepctl_start(&p[B], B, calls, 5, NULL);
+	stepctl_start(&p[C], C, calls, 6, NULL);
+
+	if (history == WRAP_REJOIN) {
+		/* A round across the wrap with C, then C leaves. */
+		for (i = A; i <= C; i++)
+			stepctl_permit(i);
+		for (i = A; i <= C; i++)
+			CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.gen[C], 0);
+		CHECK_EQ(coupled_leave(&group, C), 0);
+		/* 2^32 - 1 rounds of A and B later. */
+		CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
+	}
+	/* relaxed: C is idle. */
+	CHECK_EQ(coupled_load(&slots[C].ack, COUPLED_RELAXED), 0);
+	CHECK_EQ(coupled_join(&group, C), 0);
+
+	/* A and B rest in phase 1; C arrives last, pokes them, goes ready. */
+	last_goes_ready(A, B, C);
+
+	if (point == COUPLED_HOOK_BACK_OUT) {
+		/* Work: C saw no decision yet and heads for the back-out. */
+		raise_work(C);
+		stepctl_break(C, COUPLED_HOOK_BACK_OUT, 1);
+		stepctl_release(C, COUPLED_HOOK_READY_SPIN);
+		stepctl_expect(C, COUPLED_HOOK_BACK_OUT);
+	} else if (point != COUPLED_HOOK_READY_SPIN) {
+		/* C spins until the decision, then goes on to the point. */
+		stepctl_break(C, point, 1);
+		stepctl_release(C, COUPLED_HOOK_READY_SPIN);
+	}
+
+	/* B goes ready; then A completes the word: A is the closer. */
+	switch (point) {
+	case COUPLED_HOOK_READY_SPIN:
+	case COUPLED_HOOK_BACK_OUT:
+		/* B acknowledges and waits; only C's acknowledgement lacks. */
+		stepctl_break(B, COUPLED_HOOK_DECIDED, 1);
+		stepctl_break(A, COUPLED_HOOK_GATE_WAIT, 1);
+		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(B, COUPLED_HOOK_DECIDED);
+		CHECK_EQ(word(), coupled_word_all_ready(3));
+		/* A must wait for C, turn after turn, while C is stopped. */
+		for (i = 0; i < 3; i++) {
+			at = stepctl_wait_at(A, leaving);
+			printf("   closer A stopped at %s\n",
+			       stepctl_point_names[at]);
+			CHECK_EQ(at, COUPLED_HOOK_GATE_WAIT);
+			stepctl_resume(A);
+		}
+		CHECK_EQ(word(), coupled_word_all_ready(3));
+		break;
+	case COUPLED_HOOK_DECIDED:
+	case COUPLED_HOOK_DONE:
+		/* C acknowledged: A opens the gate, A and B leave the word and
+		 * wait for C, which is still ready. */
+		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+		stepctl_break(B, COUPLED_HOOK_EXIT_WAIT, 1);
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(C, point);
+		stepctl_expect(A, COUPLED_HOOK_EXIT_WAIT);
+		stepctl_expect(B, COUPLED_HOOK_EXIT_WAIT);
+		break;
+	case COUPLED_HOOK_GATE_WAIT:
+		/* The closer is held before its exit, so the gate is closed
+		 * when C gets there. */
+		stepctl_break(A, COUPLED_HOOK_DECIDED, 1);
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(A, COUPLED_HOOK_DECIDED);
+		stepctl_expect(C, COUPLED_HOOK_GATE_WAIT);
+		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+		stepctl_release(A, COUPLED_HOOK_DECIDED);
+		stepctl_expect(A, COUPLED_HOOK_EXIT_WAIT);
+		break;
+	case COUPLED_HOOK_EXIT_WAIT:
+		/* A and B are held before their done: C, done first, waits. */
+		stepctl_break(A, COUPLED_HOOK_DONE, 1);
+		stepctl_break(B, COUPLED_HOOK_DONE, 1);
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(A, COUPLED_HOOK_DONE);
+		stepctl_expect(B, COUPLED_HOOK_DONE);
+		stepctl_expect(C, COUPLED_HOOK_EXIT_WAIT);
+		break;
+	default: /* EXITED: A and B return while C is stopped. */
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(C, COUPLED_HOOK_EXITED);
+		CHECK_EQ(stepctl_result(A, k), COUPLED_COMMITTED);
+		CHECK_EQ(stepctl_result(B, k), COUPLED_COMMITTED);
+		break;
+	}
+
+	/* Let everyone go on. */
+	for (i = A; i <= C; i++)
+		stepctl_free(i);
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_result(i, k), COUPLED_COMMITTED);
+	for (i = A; i <= C; i++)
+		stepctl_join(&p[i]);
+	for (i = A; i <= C; i++) {
+		CHECK_EQ(stepctl_runs(i), (unsigned)calls);
+		CHECK_EQ(ctl.gen[i], 0);
+		CHECK_EQ(ctl.param[i], 4);
+		CHECK_EQ(ctl.members[i], 3);
+	}
+	if (point == COUPLED_HOOK_BACK_OUT)
+		clear_work(C);
+	CHECK_EQ(word(), 0);
+	check_acks_at_rest();
+}
+
+static void wrap_all_points(enum wrap_history history)
+{
+	size_t j;
+
+	for (j = 0; j < sizeof(wrap_points) / sizeof(wrap_points[0]); j++)
+		wrap_slow_member(history, wrap_points[j]);
+}
+
+static void scenario_wrap_first_join(void)
+{
+	wrap_all_points(WRAP_FIRST_JOIN);
+}
+
+static void scenario_wrap_rejoin(void)
+{
+	wrap_all_points(WRAP_REJOIN);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -665,6 +933,9 @@ static const struct {
 	{ "leave_while_waiting", scenario_leave_while_waiting },
 	{ "leave_racing_entry", scenario_leave_racing_entry },
 	{ "vote_abort", scenario_vote_abort },
+	{ "wrap_first_join", scenario_wrap_first_join },
+	{ "wrap_rejoin", scenario_wrap_rejoin },
+	{ "attempts_count", scenario_attempts_count },
 };
 
 int main(int argc, char **argv)

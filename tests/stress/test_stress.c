@@ -4,7 +4,8 @@
  * committed round checked.
  *
  * Usage: test_stress [--threads N] [--rounds R] [--strategy spin|futex|condvar]
- *                    [--abort-pct P] [--work-pct P] [--churn] [--seed S]
+ *                    [--abort-pct P] [--work-pct P] [--churn|--changer]
+ *                    [--seed S] [--start-gen G]
  *
  * N threads (2..64) share one group.  Each call asks for a random request;
  * with probability P a call carries a caller abort that fires after a random
@@ -15,6 +16,10 @@
  * thread removes running participants and adds them back at random (at least
  * two stay members), racing with their own calls, which then return
  * COUPLED_ENOENT until they are members again.
+ *
+ * --start-gen G starts the group at generation G
+ * (coupled_group_set_generation()), e.g. close to 2^32 so that the run
+ * crosses the wrap.
  *
  * Every committed round is logged by generation.  At the end each logged
  * round must have been run by exactly its members (each once), all with the
@@ -66,6 +71,7 @@ static struct worker workers[MAX_THREADS];
 static struct round_rec *log_rounds;
 static uint32_t log_size;
 static uint32_t target_rounds = 20000;
+static uint32_t start_gen; /* the generation the group starts at */
 static uint32_t nthreads = 4;
 static unsigned abort_pct = 2, work_pct = 5;
 static int churn, changer;
@@ -112,15 +118,18 @@ static void action(const struct coupled_round *r, void *ctx)
 	struct worker *w = (struct worker *)ctx;
 	struct round_rec *rec;
 	unsigned long long bit = 1ull << r->self;
+	uint32_t idx;
 	int min;
 
-	if (r->generation >= log_size) {
+	/* Rounds counted from the start generation, across the wrap. */
+	idx = r->generation - start_gen;
+	if (idx >= log_size) {
 		fprintf(stderr, "generation %u beyond the log\n",
 			(unsigned)r->generation);
 		exit(1);
 	}
 	CHECK_EQ(r->self, w->id);
-	rec = &log_rounds[r->generation];
+	rec = &log_rounds[idx];
 	w->actions++;
 	if (atomic_fetch_or(&rec->mask, bit) & bit) {
 		fprintf(stderr, "round %u: participant %u ran twice\n",
@@ -145,7 +154,7 @@ static void action(const struct coupled_round *r, void *ctx)
 		CHECK(v == 0 || v == 1);
 		set_once_int(&rec->vote, v, "vote", r->generation);
 	}
-	if (r->generation >= target_rounds)
+	if (idx >= target_rounds)
 		atomic_store(&stop, 1);
 }
 
@@ -300,7 +309,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: test_stress [--threads N] [--rounds R] "
 			"[--strategy spin|futex|condvar] [--abort-pct P] "
-			"[--work-pct P] [--churn|--changer] [--seed S]\n");
+			"[--work-pct P] [--churn|--changer] [--seed S] "
+			"[--start-gen G]\n");
 	exit(2);
 }
 
@@ -340,6 +350,8 @@ int main(int argc, char **argv)
 			work_pct = (unsigned)strtoul(v, NULL, 0);
 		else if (!strcmp(a, "--seed"))
 			seed = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "--start-gen"))
+			start_gen = (uint32_t)strtoul(v, NULL, 0);
 		else if (!strcmp(a, "--strategy")) {
 			if (!strcmp(v, "spin"))
 				strategy = COUPLED_PTHREAD_SPIN;
@@ -369,14 +381,16 @@ int main(int argc, char **argv)
 	}
 	CHECK_EQ(coupled_group_init(&group, slots, nthreads, nthreads, NULL),
 		 0);
+	CHECK_EQ(coupled_group_set_generation(&group, start_gen), 0);
 	CHECK_EQ(coupled_pthread_set_strategy(coupled_group_adapter(&group),
 					      strategy),
 		 0);
 	printf("stress: %u threads, %u rounds, %s, abort %u%%, work %u%%, "
-	       "churn %s, seed %lu\n",
+	       "churn %s, seed %lu, start generation %u\n",
 	       (unsigned)nthreads, (unsigned)target_rounds,
 	       coupled_pthread_strategy_name(strategy), abort_pct, work_pct,
-	       churn ? "self" : changer ? "changer" : "off", seed);
+	       churn ? "self" : changer ? "changer" : "off", seed,
+	       (unsigned)start_gen);
 	fflush(stdout);
 
 	for (i = 0; i < (int)nthreads; i++) {

@@ -12,6 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(COUPLED_ADAPTER_PTHREAD)
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+#endif
 
 #include "check.h"
 
@@ -442,6 +447,224 @@ static void test_stats(void)
 #endif
 }
 
+/* ---- the 32-bit round generation ------------------------------------- */
+
+static uint32_t wrap_gens[8];
+static unsigned wrap_count;
+static int wrap_busy;
+
+static void wrap_action(const struct coupled_round *r, void *ctx)
+{
+	(void)ctx;
+	if (wrap_count < 8)
+		wrap_gens[wrap_count] = r->generation;
+	wrap_count++;
+}
+
+static void busy_action(const struct coupled_round *r, void *ctx)
+{
+	/* Inside a round somebody counts as waiting: refused. */
+	wrap_busy = coupled_group_set_generation(r->group, 7);
+	(void)ctx;
+}
+
+/* At rest, every member has acknowledged the last decision. */
+static void check_acks_at_rest(struct coupled_group *g)
+{
+	/* relaxed: single-threaded test. */
+	uint32_t gen = coupled_load(&g->round_gen, COUPLED_RELAXED);
+	uint32_t i;
+
+	CHECK_EQ(coupled_load(&g->exit_gate, COUPLED_RELAXED), gen);
+	for (i = 0; i < g->capacity; i++)
+		if (coupled_is_member(g, i))
+			CHECK_EQ(coupled_load(&g->slots[i].ack,
+					      COUPLED_RELAXED),
+				 gen);
+}
+
+/*
+ * The generation wraps after 2^32 rounds.  coupled_group_set_generation()
+ * puts a group there at once; rounds go on across the wrap, and whatever
+ * the join history, every member's acknowledgement equals the generation at
+ * rest.  A joining id with a stale acknowledgement that equals the next
+ * round's generation (0 for an id that was never a member, the value of its
+ * last round for a returning one) would otherwise pass the closer's check
+ * before it has seen that round's decision.
+ */
+static void test_generation_wrap(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[4]; /* the snapshot's size; 3 are used */
+	struct snapshot snap;
+	unsigned i;
+
+	TEST_CASE("generation_wrap");
+	CHECK_EQ(coupled_group_set_generation(NULL, 1), COUPLED_EINVAL);
+	CHECK_EQ(coupled_group_init(&g, slots, 3, 1, NULL), 0);
+
+	/* Refused inside a round, nothing changed. */
+	wrap_busy = 0;
+	CHECK_EQ(coupled_enter(&g, 0, 1, busy_action, NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(wrap_busy, COUPLED_EBUSY);
+	CHECK_EQ(coupled_load(&g.round_gen, COUPLED_RELAXED), 1);
+
+	/* One member, rounds across the wrap. */
+	CHECK_EQ(coupled_group_set_generation(&g, UINT32_MAX - 1u), 0);
+	check_acks_at_rest(&g);
+	wrap_count = 0;
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(coupled_enter(&g, 0, 1, wrap_action, NULL),
+			 COUPLED_COMMITTED);
+	CHECK_EQ(wrap_count, 3);
+	CHECK_EQ(wrap_gens[0], UINT32_MAX);
+	CHECK_EQ(wrap_gens[1], 0);
+	CHECK_EQ(wrap_gens[2], 1);
+	check_acks_at_rest(&g);
+
+	/* After 2^32 - 1 rounds: a never-member still acknowledges 0. */
+	CHECK_EQ(coupled_group_set_generation(&g, UINT32_MAX), 0);
+	CHECK_EQ(coupled_load(&g.slots[1].ack, COUPLED_RELAXED), 0);
+	CHECK_EQ(coupled_join(&g, 1), 0);
+	check_acks_at_rest(&g);
+
+	/* A returning id: its last round was 5, it rejoins at 4. */
+	CHECK_EQ(coupled_group_set_generation(&g, 4), 0);
+	CHECK_EQ(coupled_leave(&g, 0), 0);
+	CHECK_EQ(coupled_join(&g, 2), 0);
+	CHECK_EQ(coupled_group_set_generation(&g, 5), 0);
+	CHECK_EQ(coupled_leave(&g, 2), 0);
+	CHECK_EQ(coupled_group_set_generation(&g, 4), 0);
+	CHECK_EQ(coupled_load(&g.slots[2].ack, COUPLED_RELAXED), 5);
+	CHECK_EQ(coupled_join(&g, 2), 0);
+	check_acks_at_rest(&g);
+
+	/* A call that changes nothing leaves every byte as it was. */
+	take(&snap, &g, slots);
+	CHECK_EQ(coupled_group_set_generation(&g, 4), 0);
+	CHECK(same(&snap, &g, slots));
+}
+
+/* ---- misuse: a membership change from inside a call ------------------ */
+
+#if defined(COUPLED_ADAPTER_PTHREAD) && COUPLED_ADAPTER_HAS_CONTEXT
+struct misuse {
+	struct coupled_group g, other;
+	struct coupled_slot slots[4], other_slots[2];
+	struct snapshot before;
+	int in_action[4];   /* join(2), leave(0), leave(3), join other */
+	int in_abort[2];    /* leave(0), join(3) */
+	int same_action, same_abort;
+	int enter_action, enter_abort, after_leave, after_enter;
+	int done;
+};
+
+static struct misuse mis;
+static pthread_mutex_t mis_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t mis_cond = PTHREAD_COND_INITIALIZER;
+
+static void misuse_action(const struct coupled_round *r, void *ctx)
+{
+	(void)ctx;
+	take(&mis.before, &mis.g, mis.slots);
+	mis.in_action[0] = coupled_join(r->group, 2);
+	mis.in_action[1] = coupled_leave(r->group, 0);
+	mis.in_action[2] = coupled_leave(r->group, 3);
+	mis.same_action = same(&mis.before, &mis.g, mis.slots);
+	/* Another group is no misuse. */
+	mis.in_action[3] = coupled_join(&mis.other, 1);
+}
+
+static bool misuse_abort(void *arg, uint32_t self)
+{
+	(void)arg;
+	take(&mis.before, &mis.g, mis.slots);
+	mis.in_abort[0] = coupled_leave(&mis.g, self);
+	mis.in_abort[1] = coupled_join(&mis.g, 3);
+	mis.same_abort = same(&mis.before, &mis.g, mis.slots);
+	return true;
+}
+
+static void *misuse_main(void *arg)
+{
+	struct coupled_enter_opts opts;
+
+	(void)arg;
+	/* One member: participant 0's rounds commit alone. */
+	mis.enter_action = coupled_enter(&mis.g, 0, 1, misuse_action, NULL);
+	/* Two members, participant 1 never comes: 0 waits and polls. */
+	CHECK_EQ(coupled_join(&mis.g, 1), 0);
+	memset((void *)&opts, 0, sizeof(opts));
+	opts.should_abort = misuse_abort;
+	mis.enter_abort = coupled_enter_opts(&mis.g, 0, 1, count_action, NULL,
+					     &opts);
+	/* Out of the call, the same thread may change the membership. */
+	mis.after_leave = coupled_leave(&mis.g, 1);
+	mis.after_enter = coupled_enter(&mis.g, 0, 1, count_action, NULL);
+	pthread_mutex_lock(&mis_lock);
+	mis.done = 1;
+	pthread_cond_signal(&mis_cond);
+	pthread_mutex_unlock(&mis_lock);
+	return NULL;
+}
+
+/*
+ * coupled_join() and coupled_leave() from inside a call of the same group
+ * (the action; should_abort, including a leave of the caller's own id)
+ * would wait for the caller itself forever: they must return COUPLED_EPERM
+ * at once and change nothing.  The calls run in a helper thread; a hang
+ * fails the test after 10 s instead of blocking it.
+ */
+static void test_misuse(void)
+{
+	pthread_t t;
+	struct timespec limit;
+	int i, rc = 0;
+
+	TEST_CASE("misuse_membership_from_inside");
+	memset((void *)&mis, 0, sizeof(mis));
+	CHECK_EQ(coupled_group_init(&mis.g, mis.slots, 4, 1, NULL), 0);
+	CHECK_EQ(coupled_group_init(&mis.other, mis.other_slots, 2, 1, NULL),
+		 0);
+	CHECK(pthread_create(&t, NULL, misuse_main, NULL) == 0);
+	clock_gettime(CLOCK_REALTIME, &limit);
+	limit.tv_sec += 10;
+	pthread_mutex_lock(&mis_lock);
+	while (!mis.done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&mis_cond, &mis_lock, &limit);
+	pthread_mutex_unlock(&mis_lock);
+	if (!mis.done) {
+		fprintf(stderr, "misuse: a membership change from inside a "
+				"call did not return within 10 s\n");
+		exit(1);
+	}
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK_EQ(mis.enter_action, COUPLED_COMMITTED);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(mis.in_action[i], COUPLED_EPERM);
+	CHECK(mis.same_action);
+	CHECK_EQ(mis.in_action[3], 0);
+	CHECK(coupled_is_member(&mis.other, 1));
+	CHECK_EQ(mis.enter_abort, COUPLED_ABORT_CALLER);
+	CHECK_EQ(mis.in_abort[0], COUPLED_EPERM);
+	CHECK_EQ(mis.in_abort[1], COUPLED_EPERM);
+	CHECK(mis.same_abort);
+	CHECK_EQ(mis.after_leave, 0);
+	CHECK_EQ(mis.after_enter, COUPLED_COMMITTED);
+	CHECK_EQ(coupled_group_members(&mis.g), 1);
+	CHECK(strcmp(coupled_strerror(COUPLED_EPERM), "not permitted") == 0);
+}
+#else
+static void test_misuse(void)
+{
+	TEST_CASE("misuse_membership_from_inside");
+	printf("   skipped: the %s adapter names no execution context "
+	       "(COUPLED_ADAPTER_HAS_CONTEXT 0), so the misuse is not "
+	       "detected\n", COUPLED_ADAPTER_NAME);
+}
+#endif
+
 static void test_strerror(void)
 {
 	TEST_CASE("strerror");
@@ -497,6 +720,8 @@ int main(void)
 	test_vote_single();
 	test_abort_sources_alone();
 	test_stats();
+	test_generation_wrap();
+	test_misuse();
 	test_strerror();
 	test_max_capacity();
 	printf("all unit tests passed\n");

@@ -52,6 +52,7 @@ void model_yield(void);
 unsigned long model_irq_save(void);
 void model_irq_restore(unsigned long flags);
 void model_send_sgi(void *arg, uint32_t target);
+uint32_t model_cpu_id(void);
 
 #define BOARD_SGI_SEND_HOOK model_send_sgi
 
@@ -76,6 +77,7 @@ void model_send_sgi(void *arg, uint32_t target);
 #define COUPLED_ARM_IRQ_RESTORE(flags) model_irq_restore(flags)
 #endif
 #define COUPLED_ARM_COUNTER() board_counter()
+#define COUPLED_ARM_CPU_ID() model_cpu_id()
 #define COUPLED_ARM_INSTRUCTIONS_PROVIDED 1
 
 /* The application's own start and finish waits (never mutated). */

@@ -207,6 +207,11 @@ static void dsb_stall(void)
 	pthread_mutex_unlock(&mu);
 }
 
+uint32_t model_cpu_id(void)
+{
+	return self;
+}
+
 void model_dsb(void)
 {
 	/* seq_cst: DSB completes every earlier access before any later one. */

@@ -12,7 +12,12 @@
  * that the parameter is the minimum of their requests, and that everyone
  * got the same vote; a last barrier lets the record be cleared.
  * The last core leaves the group three times during the run and rejoins
- * after the others committed TORTURE_ABSENT rounds without it.
+ * after the others committed TORTURE_ABSENT rounds without it.  Every
+ * 1024th round, each member tries to leave from inside the action, which
+ * must be refused with COUPLED_EPERM (the core names itself by its MPIDR;
+ * the check would otherwise wait for itself forever).  The group
+ * starts at generation TORTURE_START_GEN, by default half the run before
+ * the 32-bit wrap, so every run crosses it.
  *
  * The random streams come from TORTURE_SEED, or from the generic timer
  * when it is 0 (the default); the seed is printed to repeat a run.
@@ -50,6 +55,10 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #endif
 #ifndef TORTURE_SGI
 #define TORTURE_SGI 0
+#endif
+/* The group starts this many generations before the 32-bit wrap. */
+#ifndef TORTURE_START_GEN
+#define TORTURE_START_GEN (0xffffffffu - TORTURE_ROUNDS / 2u)
 #endif
 /* 0: seed from the generic timer at start-up (printed, so a run repeats). */
 #ifndef TORTURE_SEED
@@ -296,6 +305,12 @@ static void action(const struct coupled_round *r, void *ctx)
 		c->vote_aborts++;
 	idx = atomic_load_explicit(&rec->index, memory_order_relaxed);
 	c->last_index = idx;
+#if COUPLED_ADAPTER_HAS_CONTEXT
+	/* Leaving from inside the action would wait for itself: refused. */
+	if ((idx & 1023u) == 0u && coupled_leave(r->group, r->self) !=
+					   COUPLED_EPERM)
+		fail(c->id, "leave from inside an action not refused", idx, 0);
+#endif
 	/* All members see the same index, so all stop after the same round. */
 	c->stop = idx + 1u >= TORTURE_ROUNDS;
 	if (coupled_barrier(r) != 0)
@@ -428,6 +443,9 @@ static void report(uint64_t ticks)
 	put_kv("ticks", ticks);
 	put_kv("freq", board_counter_freq());
 	put_kv("seed", seed);
+	put_kv("gen_start", TORTURE_START_GEN);
+	/* relaxed: ordered as the loads above (the finish increments). */
+	put_kv("gen_end", coupled_load(&group.round_gen, COUPLED_RELAXED));
 	board_puts("\n");
 	print_end();
 }
@@ -448,6 +466,10 @@ void app_main(uint32_t cpu)
 			fail(0, "bad cpu count", ncpus, BOARD_MAX_CPUS);
 		if (coupled_group_init(&group, slots, ncpus, ncpus, NULL) != 0)
 			fail(0, "group init", 0, 0);
+		/* Halfway through the run the generation wraps. */
+		if (coupled_group_set_generation(&group, TORTURE_START_GEN) !=
+		    0)
+			fail(0, "set generation", 0, 0);
 		ag = coupled_group_adapter(&group);
 		if (coupled_arm_set_work_hook(ag, work_pending, cores) != 0)
 			fail(0, "work hook", 0, 0);

@@ -22,12 +22,16 @@
  *
  * One verdict line goes to the kernel log:
  *   coupled_torture: verdict PASS rounds=... full=... aborts=... restarts=...
- *   retries=... hotplug=... refused=... cpus=... errors=0 ms=...
+ *   retries=... hotplug=... refused=... cpus=... generations=first..last
+ *   errors=0 ms=...
  * (full: rounds in which every possible CPU took part).
  *
  * Parameters: rounds, abort_pct, churn (committed rounds between two
  * hotplug operations, 0 for none), timeout_s (watchdog), wrong_reduce
- * (test of the test: the group reduces with max, the checks expect min).
+ * (test of the test: the group reduces with max, the checks expect min),
+ * start_gen (the generation the group starts at; by default 1000 rounds
+ * before the 32-bit wrap, so that every run crosses it with hotplug joins
+ * going on).
  */
 #include <linux/bitops.h>
 #include <linux/completion.h>
@@ -58,6 +62,9 @@ MODULE_PARM_DESC(churn, "committed rounds between hotplug operations (0: none)")
 static unsigned int timeout_s = 150;
 module_param(timeout_s, uint, 0444);
 MODULE_PARM_DESC(timeout_s, "watchdog: give up (FAIL) after this many seconds");
+static unsigned int start_gen = 4294966295u; /* U32_MAX - 1000 */
+module_param(start_gen, uint, 0444);
+MODULE_PARM_DESC(start_gen, "generation the group starts at (default: 1000 before the wrap)");
 static bool wrong_reduce;
 module_param(wrong_reduce, bool, 0444);
 MODULE_PARM_DESC(wrong_reduce, "test of the test: reduce with max (must FAIL)");
@@ -141,7 +148,8 @@ static void torture_action(const struct coupled_round *r, void *ctx)
 	int lo = INT_MAX, lowest;
 
 	w->actions++;
-	if (r->generation <= w->last_gen)
+	/* Serial-number order: generations wrap at 2^32. */
+	if ((s32)(r->generation - w->last_gen) <= 0)
 		fail("generation not increasing", r->generation, w->last_gen);
 	w->last_gen = r->generation;
 	WRITE_ONCE(rec->req[r->self], w->request);
@@ -432,8 +440,15 @@ static int __init coupled_torture_init(void)
 	}
 	coupled_linux_set_safe_state(coupled_group_adapter(&grp),
 				     torture_safe_state, NULL);
-	for_each_possible_cpu(cpu)
+	/* Start close to the wrap, so that the run crosses it. */
+	if (coupled_group_set_generation(&grp, start_gen)) {
+		ret = -EINVAL;
+		goto free;
+	}
+	for_each_possible_cpu(cpu) {
 		prandom_seed_state(&workers[cpu].rng, 0xc0ff1eULL + cpu);
+		workers[cpu].last_gen = start_gen;
+	}
 
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "coupled/torture:online",
 				torture_cpu_online, torture_cpu_offline);
@@ -496,11 +511,12 @@ static int __init coupled_torture_init(void)
 	if (!timed_out && atomic_long_read(&committed) < (long)rounds)
 		fail("fewer rounds than asked", atomic_long_read(&committed),
 		     rounds);
-	pr_info("coupled_torture: verdict %s rounds=%ld full=%ld aborts=%lu restarts=%u retries=%u hotplug=%lu refused=%lu cpus=%u errors=%d ms=%lu%s\n",
+	pr_info("coupled_torture: verdict %s rounds=%ld full=%ld aborts=%lu restarts=%u retries=%u hotplug=%lu refused=%lu cpus=%u generations=%u..%u errors=%d ms=%lu%s\n",
 		atomic_read(&errors) ? "FAIL" : "PASS",
 		atomic_long_read(&committed), atomic_long_read(&full_rounds),
 		aborts, st.restarts, st.retries,
-		hotplug_cycles, hotplug_refused, num_online_cpus(),
+		hotplug_cycles, hotplug_refused, num_online_cpus(), start_gen,
+		coupled_load(&grp.round_gen, COUPLED_RELAXED),
 		atomic_read(&errors), ms, wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
 
