@@ -176,7 +176,7 @@ void BM_coupled_abort_retry(benchmark::State &st)
 	pin(st);
 	const uint32_t self = static_cast<uint32_t>(st.thread_index());
 	bool armed = false;
-	struct coupled_enter_opts opts;
+	struct coupled_abort_opts opts;
 	unsigned long aborts = 0;
 
 	std::memset(&opts, 0, sizeof(opts));

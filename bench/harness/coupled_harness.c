@@ -161,7 +161,7 @@ static void body(void *arg, uint32_t self)
 {
 	struct run *r = (struct run *)arg;
 	struct thread_ctx t;
-	struct coupled_enter_opts opts;
+	struct coupled_abort_opts opts;
 	const bool changer = self == r->n - 1;
 	uint64_t i;
 

@@ -4,34 +4,56 @@
  *
  * Exactly one adapter is compiled in, chosen by one definition:
  *
- *   COUPLED_ADAPTER_PTHREAD        adapters/pthread/coupled_adapter_pthread.h
- *   COUPLED_ADAPTER_LINUX          adapters/linux/coupled_adapter_linux.h
- *   COUPLED_ADAPTER_BAREMETAL_ARM  adapters/baremetal-arm/coupled_adapter_baremetal_arm.h
+ *   COUPLED_ADAPTER_PTHREAD        <coupled/adapter/pthread.h>
+ *                                  (adapters/pthread/include/)
+ *   COUPLED_ADAPTER_LINUX          <coupled/adapter/linux.h>
+ *                                  (adapters/linux/include/)
+ *   COUPLED_ADAPTER_BAREMETAL_ARM  <coupled/adapter/baremetal_arm.h>
+ *                                  (adapters/baremetal-arm/include/)
  *   COUPLED_ADAPTER_HEADER="x.h"   any other platform: one header of your own
- *   (none of these)                coupled/adapter_spin.h, freestanding spinning
+ *   (none of these)                <coupled/adapter/spin.h>, freestanding
+ *                                  spinning (in include/)
  *
- * The adapter's directory must be on the include path (the CMake option
- * COUPLED_ADAPTER does both).  What an adapter provides, and when each hook is
- * called, is the contract in docs/adapters.md and in adapter_spin.h, the
- * reference implementation.
+ * The adapters' include directories must be on the include path: the CMake
+ * target coupled::coupled puts all of them there, and an installed package
+ * holds every adapter under <prefix>/include/coupled/adapter/.  An adapter
+ * header is only ever included from here: each refuses to be included
+ * directly.  What an adapter provides, and when each hook is called, is the
+ * contract in docs/adapters.md and in coupled/adapter/spin.h, the reference
+ * implementation.
  */
 #ifndef COUPLED_ADAPTER_H
 #define COUPLED_ADAPTER_H
 
+/* The marker the shipped adapter headers look for (see above). */
+#define COUPLED__ADAPTER_SELECTING 1
+
 #if defined(COUPLED_ADAPTER_HEADER)
 #include COUPLED_ADAPTER_HEADER
 #elif defined(COUPLED_ADAPTER_PTHREAD)
-#include "coupled_adapter_pthread.h"
+#include <coupled/adapter/pthread.h>
 #elif defined(COUPLED_ADAPTER_LINUX)
-#include "coupled_adapter_linux.h"
+#include <coupled/adapter/linux.h>
 #elif defined(COUPLED_ADAPTER_BAREMETAL_ARM)
-#include "coupled_adapter_baremetal_arm.h"
+#include <coupled/adapter/baremetal_arm.h>
 #else
-#include "adapter_spin.h"
+#include "adapter/spin.h"
 #endif
+
+#undef COUPLED__ADAPTER_SELECTING
 
 #ifndef COUPLED_ADAPTER_NAME
 #error "the selected coupled adapter does not define COUPLED_ADAPTER_NAME"
+#endif
+
+/*
+ * The optional adapter hook coupled_adapter_context() (docs/adapters.md):
+ * an adapter that defines COUPLED_ADAPTER_HAS_CONTEXT to 1 names the calling
+ * execution context, so that a membership change requested from inside a
+ * call of the same group is refused instead of waiting for itself forever.
+ */
+#ifndef COUPLED_ADAPTER_HAS_CONTEXT
+#define COUPLED_ADAPTER_HAS_CONTEXT 0
 #endif
 
 #endif /* COUPLED_ADAPTER_H */

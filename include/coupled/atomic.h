@@ -2,16 +2,31 @@
 /*
  * coupled/atomic.h - the small atomics layer the protocol is written in.
  *
- * Every shared field of the protocol is declared with one of the types below
- * and touched only through the macros below, each of which names its memory
- * order.  Three back-ends are picked at compile time:
+ * Every shared field of the protocol is declared with one of two types,
+ * coupled_atomic_u32 and coupled_atomic_i32, and touched only through these
+ * operations, each of which names its memory order (COUPLED_RELAXED,
+ * _ACQUIRE, _RELEASE, _ACQ_REL, _SEQ_CST, with their C11 meaning):
  *
- *   - C11 <stdatomic.h> (the default; freestanding in C11);
- *   - C++ <atomic> when the header is compiled as C++ (g++ rejects C's
- *     _Atomic below C++23, so the layer spells std::atomic instead);
- *   - an adapter-supplied back-end when COUPLED_ATOMIC_CUSTOM is defined: the
- *     adapter then provides every type and macro of this file itself (the
- *     Linux adapter maps them onto atomic_t and the kernel's barriers).
+ *   coupled_atomic_init(p, v)      plain initialisation, before sharing
+ *   coupled_load(p, mo)            the value, of the object's value type
+ *   coupled_store(p, v, mo)
+ *   coupled_fetch_add(p, v, mo)    the value before the operation
+ *   coupled_fetch_sub(p, v, mo)    the value before the operation
+ *   coupled_exchange(p, v, mo)     the value before the operation
+ *   coupled_cas(p, expected, desired, mo_ok, mo_fail)
+ *                                  strong compare-and-swap; true if desired
+ *                                  was stored, else *expected is updated
+ *
+ * A back-end may give a stronger order than the one named, never a weaker
+ * one.  The back-ends, picked at compile time, all live under
+ * coupled/atomic/:
+ *
+ *   relacy.h  COUPLED_ATOMIC_RELACY defined: Relacy's rl::atomic (the
+ *             relaxed-memory model checks of tests/relacy/)
+ *   linux.h   __KERNEL__ defined: the kernel's atomic_t and barriers
+ *   cxx.h     compiled as C++: std::atomic (g++ rejects C's _Atomic below
+ *             C++23)
+ *   c11.h     otherwise: C11 <stdatomic.h>, freestanding
  *
  * Instrumentation: if COUPLED_ATOMIC_ON_RMW() is defined before this header,
  * it is evaluated once for every read-modify-write the protocol performs.
@@ -24,68 +39,14 @@
 #define COUPLED_ATOMIC_ON_RMW() ((void)0)
 #endif
 
-#if defined(COUPLED_ATOMIC_CUSTOM)
-/* The adapter has defined everything below; nothing to do. */
+#if defined(COUPLED_ATOMIC_RELACY)
+#include "atomic/relacy.h"
+#elif defined(__KERNEL__)
+#include "atomic/linux.h"
 #elif defined(__cplusplus)
-
-#include <atomic>
-#include <cstdint>
-
-typedef std::atomic<std::uint32_t> coupled_atomic_u32;
-typedef std::atomic<std::int32_t> coupled_atomic_i32;
-
-#define COUPLED_RELAXED std::memory_order_relaxed
-#define COUPLED_ACQUIRE std::memory_order_acquire
-#define COUPLED_RELEASE std::memory_order_release
-#define COUPLED_ACQ_REL std::memory_order_acq_rel
-#define COUPLED_SEQ_CST std::memory_order_seq_cst
-
-#define coupled_atomic_init(p, v) std::atomic_init((p), (v))
-#define coupled_load(p, mo) std::atomic_load_explicit((p), (mo))
-#define coupled_store(p, v, mo) std::atomic_store_explicit((p), (v), (mo))
-#define coupled_fetch_add(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), std::atomic_fetch_add_explicit((p), (v), (mo)))
-#define coupled_fetch_sub(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), std::atomic_fetch_sub_explicit((p), (v), (mo)))
-#define coupled_exchange(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), std::atomic_exchange_explicit((p), (v), (mo)))
-/* Strong compare-and-swap; *expected is updated on failure. */
-#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                   \
-	(COUPLED_ATOMIC_ON_RMW(),                                           \
-	 std::atomic_compare_exchange_strong_explicit((p), (expected),      \
-						      (desired), (mo_ok),  \
-						      (mo_fail)))
-
-#else /* C11 */
-
-#include <stdatomic.h>
-#include <stdint.h>
-
-typedef _Atomic uint32_t coupled_atomic_u32;
-typedef _Atomic int32_t coupled_atomic_i32;
-
-#define COUPLED_RELAXED memory_order_relaxed
-#define COUPLED_ACQUIRE memory_order_acquire
-#define COUPLED_RELEASE memory_order_release
-#define COUPLED_ACQ_REL memory_order_acq_rel
-#define COUPLED_SEQ_CST memory_order_seq_cst
-
-#define coupled_atomic_init(p, v) atomic_init((p), (v))
-#define coupled_load(p, mo) atomic_load_explicit((p), (mo))
-#define coupled_store(p, v, mo) atomic_store_explicit((p), (v), (mo))
-#define coupled_fetch_add(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), atomic_fetch_add_explicit((p), (v), (mo)))
-#define coupled_fetch_sub(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), atomic_fetch_sub_explicit((p), (v), (mo)))
-#define coupled_exchange(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), atomic_exchange_explicit((p), (v), (mo)))
-/* Strong compare-and-swap; *expected is updated on failure. */
-#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                  \
-	(COUPLED_ATOMIC_ON_RMW(),                                          \
-	 atomic_compare_exchange_strong_explicit((p), (expected),          \
-						 (desired), (mo_ok),       \
-						 (mo_fail)))
-
-#endif /* back-ends */
+#include "atomic/cxx.h"
+#else
+#include "atomic/c11.h"
+#endif
 
 #endif /* COUPLED_ATOMIC_H */

@@ -15,7 +15,7 @@
 #         (--target=armv7a-none-eabi / aarch64-none-elf, -fuse-ld=lld)
 # Arguments starting with -D -U -I -f -m -W -O -g go to the compiler after
 # the defaults (so they may override them).  Include paths: tests/arm/board,
-# include/, adapters/baremetal-arm/ and the compiler's own headers only
+# include/, adapters/baremetal-arm/include/ and the compiler's own headers only
 # (-nostdinc: no C library is reachable; see freestanding.sh).  Writes
 # NAME.elf and NAME.map; nothing else is written (compile and link are one
 # driver call).  Environment: CC_ARMV7 / CC_AARCH64 override the gcc
@@ -69,7 +69,7 @@ common=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffreestanding -nostdlib
 	-static -fno-pie -fno-stack-protector
 	-fno-common -fno-unwind-tables -fno-asynchronous-unwind-tables
 	-ffunction-sections -fdata-sections)
-incs=(-I"$board" -I"$root/include" -I"$root/adapters/baremetal-arm")
+incs=(-I"$board" -I"$root/include" -I"$root/adapters/baremetal-arm/include")
 ldflags=(-T "$board/board.ld" -Wl,--gc-sections -Wl,--build-id=none
 	-Wl,-Map="${out%.elf}.map")
 libs=()

@@ -51,7 +51,7 @@ int use(uint32_t self, int sgi)
 {
 	struct coupled_adapter_group *ag;
 	struct coupled_arm_ipi ipi = { 0 };
-	struct coupled_enter_opts o = { 0, 0, 0 };
+	struct coupled_abort_opts o = { 0, 0, 0 };
 
 	if (coupled_group_init(&g, s, 4, 4, coupled_reduce_max) != 0)
 		return -1;
@@ -76,7 +76,7 @@ int use(uint32_t self, int sgi)
 C
 
 flags=(-std=c11 -Wall -Wextra -Werror -pedantic -ffreestanding -O2
-	-Iinclude -Iadapters/baremetal-arm -DCOUPLED_ADAPTER_BAREMETAL_ARM -c)
+	-Iinclude -Iadapters/baremetal-arm/include -DCOUPLED_ADAPTER_BAREMETAL_ARM -c)
 
 # name | gcc driver and flags | clang flags | expected atomics (egrep)
 targets=(
@@ -123,7 +123,7 @@ check_no_libc() {
 	for dep in $(sed 's/\\$//; s/^[^:]*://' "$tmp/deps"); do
 		dep=$(realpath -m "$dep")
 		case $dep in
-		"$tmp"/* | "$PWD"/include/* | "$PWD"/adapters/baremetal-arm/*) ;;
+		"$tmp"/* | "$PWD"/include/* | "$PWD"/adapters/baremetal-arm/include/*) ;;
 		"$(realpath -m "$own")"/*) ;;
 		*)
 			echo "FAIL $name: reads $dep (outside the project and $own)"

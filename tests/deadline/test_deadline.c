@@ -83,7 +83,7 @@ static uint64_t measure(int strategy, int calls, uint64_t *late)
 	ag = coupled_group_adapter(&g);
 	CHECK_EQ(coupled_pthread_set_strategy(ag, strategy), 0);
 	for (i = 0; i < calls; i++) {
-		struct coupled_enter_opts opts;
+		struct coupled_abort_opts opts;
 		uint64_t start, done;
 		int rc;
 

@@ -316,7 +316,7 @@ static int32_t pick_request(struct worker *w)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	struct coupled_enter_opts opts;
+	struct coupled_abort_opts opts;
 
 	memset(&opts, 0, sizeof(opts));
 	opts.should_abort = should_abort;

@@ -5,10 +5,15 @@
 #
 #  1. each include/coupled/*.h compiles alone, as freestanding C11 under gcc
 #     and clang, and as C++11 and C++17 under g++ and clang++;
-#  2. the core headers include nothing but freestanding standard headers and
-#     the project's own headers (checked by reading them, and by compiling
-#     them with -nostdinc and only the compiler's own include directory);
-#  3. the pthread adapter compiles together with coupled.h (hosted).
+#  2. the core headers (include/coupled/ and below) include nothing but
+#     freestanding standard headers and the project's own headers, and, in a
+#     branch for kernel code (#ifdef __KERNEL__), the kernel's own headers
+#     (checked by reading them, and by compiling them with -nostdinc and only
+#     the compiler's own include directory); the atomics back-ends for the
+#     kernel and for Relacy are for those environments only and are not
+#     read;
+#  3. the pthread adapter compiles together with coupled.h (hosted), and
+#     refuses to be included directly.
 #
 # Compilers can be overridden with GCC, CLANG, GXX, CLANGXX.  Exit status: 0
 # when everything passed, 1 on any failure, 77 (skip) when nothing failed but
@@ -103,10 +108,53 @@ done
 # Standard headers a freestanding implementation provides (C11 4p6; the C++
 # ones are the atomics back-end's).
 allowed_system='^(stdint\.h|stdbool\.h|stddef\.h|stdatomic\.h|atomic|cstdint)$'
+# The kernel's own headers, allowed only in a branch for kernel code.
+allowed_kernel='^(linux|asm)/[a-z_]+\.h$'
+# Back-ends for one environment that is not freestanding C: not read.
+not_freestanding='^include/coupled/atomic/(linux|relacy)\.h$'
 
-for h in "${headers[@]}"; do
+# kernel_tagged FILE: each #include line of FILE, prefixed with "K " when it
+# sits in a branch taken only for kernel code (#ifdef __KERNEL__, or an
+# #if/#elif defined(__KERNEL__)), else with "- ".
+kernel_tagged() {
+	awk '
+	/^[[:space:]]*#[[:space:]]*if/ {
+		k = ($0 ~ /__KERNEL__/ && $0 !~ /ifndef|!/)
+		depth++; kern[depth] = k; next
+	}
+	/^[[:space:]]*#[[:space:]]*elif/ {
+		kern[depth] = ($0 ~ /__KERNEL__/ && $0 !~ /!/); next
+	}
+	/^[[:space:]]*#[[:space:]]*else/ { kern[depth] = 0; next }
+	/^[[:space:]]*#[[:space:]]*endif/ { depth--; next }
+	/^[[:space:]]*#[[:space:]]*include/ {
+		inside = 0
+		for (i = 1; i <= depth; i++)
+			if (kern[i])
+				inside = 1
+		print (inside ? "K " : "- ") $0
+	}' "$1"
+}
+
+# A project header named by an include of file $1: "x.h" relative to $1's
+# directory or include/, <coupled/...> in include/ or an adapter's include/.
+project_header() {
+	local from=$1 inner=$2
+	[[ -f $(dirname "$from")/$inner || -f include/$inner ]] && return 0
+	[[ $inner == coupled/* ]] || return 1
+	compgen -G "adapters/*/include/$inner" >/dev/null ||
+		compgen -G "adapters/*/*/include/$inner" >/dev/null
+}
+
+shopt -s globstar nullglob
+core_headers=(include/coupled/**/*.h)
+shopt -u globstar nullglob
+for h in "${core_headers[@]}"; do
+	[[ $h =~ $not_freestanding ]] && continue
 	checks=$((checks + 1))
-	while IFS= read -r line; do
+	while IFS= read -r tagged; do
+		kernel=${tagged%% *}
+		line=${tagged#* }
 		# "#  include <x>" -> x, "#include "x"" -> "x", macro -> itself.
 		target=$(printf '%s\n' "$line" |
 			sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*//; s/[[:space:]]*(\/[*/].*)?$//')
@@ -114,7 +162,11 @@ for h in "${headers[@]}"; do
 		\<*\>)
 			inner=${target#<}
 			inner=${inner%>}
-			if ! [[ $inner =~ $allowed_system ]]; then
+			if [[ $inner =~ $allowed_system ]] ||
+				{ [[ $kernel == K && $inner =~ $allowed_kernel ]]; } ||
+				project_header "$h" "$inner"; then
+				:
+			else
 				echo "FAIL: $h includes $target, not a freestanding header"
 				failures+=("$h: #include $target")
 			fi
@@ -122,12 +174,7 @@ for h in "${headers[@]}"; do
 		\"*\")
 			inner=${target#\"}
 			inner=${inner%\"}
-			# The project's own headers, and the adapter picked by
-			# coupled/adapter.h (checked on its own in part 3).
-			if [[ -f include/coupled/$inner || -f include/$inner ||
-				$inner == coupled_adapter_*.h ]]; then
-				:
-			else
+			if ! project_header "$h" "$inner"; then
 				echo "FAIL: $h includes \"$inner\", not a project header"
 				failures+=("$h: #include \"$inner\"")
 			fi
@@ -140,7 +187,7 @@ for h in "${headers[@]}"; do
 			failures+=("$h: $line")
 			;;
 		esac
-	done < <(grep -E '^[[:space:]]*#[[:space:]]*include' "$h" || true)
+	done < <(kernel_tagged "$h")
 done
 
 # Compile with no include directories at all but the compiler's own: any libc
@@ -163,37 +210,46 @@ done
 
 # --- 3. the pthread adapter (hosted) -----------------------------------------
 
-if [[ -f adapters/pthread/coupled_adapter_pthread.h ]]; then
-	PT_FLAGS=(-DCOUPLED_ADAPTER_PTHREAD -D_DEFAULT_SOURCE -Iinclude -Iadapters/pthread)
-	# Selected through coupled.h, and included first by hand.
+# refused CC FLAGS... FILE: the compile must fail, saying how to do it right.
+refused() {
+	if "$@" >"$tmp/refused" 2>&1; then
+		echo "      (it compiled)"
+		return 1
+	fi
+	grep -q 'include <coupled/coupled.h>' "$tmp/refused"
+}
+
+PT_H=adapters/pthread/include/coupled/adapter/pthread.h
+if [[ -f $PT_H ]]; then
+	PT_FLAGS=(-DCOUPLED_ADAPTER_PTHREAD -D_DEFAULT_SOURCE -Iinclude
+		-Iadapters/pthread/include)
+	# Selected through coupled.h; included directly, it must refuse.
 	printf '#include "coupled/coupled.h"\n' >"$tmp/pt_sel.c"
-	printf '#include "coupled_adapter_pthread.h"\n#include "coupled/coupled.h"\n' \
-		>"$tmp/pt_first.c"
+	printf '#include <coupled/adapter/pthread.h>\n#include "coupled/coupled.h"\n' \
+		>"$tmp/pt_direct.c"
 	cp "$tmp/pt_sel.c" "$tmp/pt_sel.cpp"
-	cp "$tmp/pt_first.c" "$tmp/pt_first.cpp"
 	for cc in "$GCC" "$CLANG"; do
 		have "$cc" || continue
-		for v in pt_sel pt_first; do
-			run_check "pthread adapter ($v) as C11 with $cc" \
-				"$cc" -std=c11 -Wall -Wextra -Werror -pedantic \
-				-fsyntax-only "${PT_FLAGS[@]}" "$tmp/$v.c"
-		done
+		run_check "pthread adapter (pt_sel) as C11 with $cc" \
+			"$cc" -std=c11 -Wall -Wextra -Werror -pedantic \
+			-fsyntax-only "${PT_FLAGS[@]}" "$tmp/pt_sel.c"
 		run_check "pthread adapter with COUPLED_STATS as C11 with $cc" \
 			"$cc" -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only \
 			-DCOUPLED_STATS "${PT_FLAGS[@]}" "$tmp/pt_sel.c"
+		run_check "pthread adapter included directly is refused ($cc)" \
+			refused "$cc" -std=c11 -fsyntax-only "${PT_FLAGS[@]}" \
+			"$tmp/pt_direct.c"
 	done
 	for cxx in "$GXX" "$CLANGXX"; do
 		have "$cxx" || continue
 		for std in c++11 c++17; do
-			for v in pt_sel pt_first; do
-				run_check "pthread adapter ($v) as $std with $cxx" \
-					"$cxx" -std="$std" "${CXX_FLAGS[@]}" \
-					"${PT_FLAGS[@]}" "$tmp/$v.cpp"
-			done
+			run_check "pthread adapter (pt_sel) as $std with $cxx" \
+				"$cxx" -std="$std" "${CXX_FLAGS[@]}" \
+				"${PT_FLAGS[@]}" "$tmp/pt_sel.cpp"
 		done
 	done
 else
-	echo "FAIL: adapters/pthread/coupled_adapter_pthread.h is missing"
+	echo "FAIL: $PT_H is missing"
 	failures+=("pthread adapter missing")
 fi
 

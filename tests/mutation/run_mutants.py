@@ -12,19 +12,21 @@ Mutants:
     at least once", no lost-poke restart, the done step split into two
     operations in the wrong order, no Dekker pair in the futex wait, no SEV,
     a wake that ignores the kernel adapter's busy flag, ...;
-  - every memory order of the core (include/coupled/word.h, coupled.h) and
-    of the C11 adapters (pthread, bare-metal ARM) weakened, one occurrence
-    at a time, found by scanning the headers (so a new atomic operation is
+  - every memory order of the core (every header under include/coupled/,
+    found by walking the directory, so that a new header is covered too;
+    the atomics back-ends there are definitions and add none) and of the
+    C11 adapters (pthread, bare-metal ARM) weakened, one occurrence at a
+    time, found by scanning the headers (so a new atomic operation is
     covered without editing this file): release -> relaxed, acquire ->
     relaxed, acq_rel -> acquire and -> release, seq_cst -> acq_rel (store:
     release, load: acquire);
-  - every ordering primitive of the kernel adapter (adapters/linux/
-    coupled_adapter_linux.h, its atomics layer and its hooks) weakened the
-    same way: smp_mb() removed, atomic_read_acquire() -> atomic_read(),
-    atomic_set_release() -> atomic_set(), a fully ordered RMW -> its
-    _acquire and _release forms, those -> _relaxed.
-  Not scanned: adapters/linux/coupled_cpuidle.h (the cpuidle helper on top
-  of the adapter), which no relaxed-memory check runs (docs/verification.md).
+  - every ordering primitive of the kernel code (the kernel atomics
+    back-end include/coupled/atomic/linux.h and the Linux adapter's hooks)
+    weakened the same way: smp_mb() removed, atomic_read_acquire() ->
+    atomic_read(), atomic_set_release() -> atomic_set(), a fully ordered
+    RMW -> its _acquire and _release forms, those -> _relaxed.
+  Not scanned: adapters/linux/cpuidle/ (the cpuidle helper, a client of
+  the library), which no relaxed-memory check runs (docs/verification.md).
 
 Checks (each compiled against the mutated copy):
   unit       tests/unit/test_unit.c with the pthread adapter
@@ -62,19 +64,35 @@ import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                      "..", ".."))
-CORE_FILES = ["include/coupled/word.h", "include/coupled/coupled.h"]
+PTHREAD_H = "adapters/pthread/include/coupled/adapter/pthread.h"
+ARM_H = "adapters/baremetal-arm/include/coupled/adapter/baremetal_arm.h"
+LINUX_H = "adapters/linux/include/coupled/adapter/linux.h"
+# The kernel atomics back-end: kernel atomics and barriers, as LINUX_H.
+KATOMIC_H = "include/coupled/atomic/linux.h"
+PROTOCOL_H = "include/coupled/protocol.h"
+MEMBERSHIP_H = "include/coupled/membership.h"
+WORD_H = "include/coupled/word.h"
+
+
+def headers_under(rel):
+    """Every .h file below rel, as sorted paths relative to ROOT."""
+    found = []
+    for d, _, files in os.walk(os.path.join(ROOT, rel)):
+        found += [os.path.relpath(os.path.join(d, f), ROOT)
+                  for f in files if f.endswith(".h")]
+    return sorted(found)
+
+
+# Code written in kernel atomics and barriers (their own scan).
+KERNEL_FILES = [KATOMIC_H, LINUX_H]
+# The core: every header of include/coupled/ in the C11 orders.
+CORE_FILES = [h for h in headers_under("include/coupled")
+              if h not in KERNEL_FILES]
 # Adapters written with the core's C11 orders (the same scan as the core).
-C11_ADAPTER_FILES = ["adapters/pthread/coupled_adapter_pthread.h",
-                     "adapters/baremetal-arm/coupled_adapter_baremetal_arm.h"]
-# The kernel adapter: kernel atomics and barriers.
-KERNEL_FILES = ["adapters/linux/coupled_adapter_linux.h"]
-PTHREAD_H = "adapters/pthread/coupled_adapter_pthread.h"
-ARM_H = "adapters/baremetal-arm/coupled_adapter_baremetal_arm.h"
-LINUX_H = "adapters/linux/coupled_adapter_linux.h"
-SHORT = {"word.h": "word", "coupled.h": "coupled",
-         "coupled_adapter_pthread.h": "pthread",
-         "coupled_adapter_baremetal_arm.h": "arm",
-         "coupled_adapter_linux.h": "linux"}
+C11_ADAPTER_FILES = [PTHREAD_H, ARM_H]
+# Mutant name prefixes of the files whose base name would be ambiguous.
+SHORT = {PTHREAD_H: "pthread", ARM_H: "arm", LINUX_H: "linux",
+         KATOMIC_H: "linux"}
 
 # name, description, file, old text, new text (or two lists of them, all
 # replaced).  Each old text must occur in the file exactly once: a stale
@@ -82,83 +100,83 @@ SHORT = {"word.h": "word", "coupled.h": "coupled",
 LOGIC_MUTANTS = [
     ("seed_logical_or",
      "all-ready value computed with || as in the 2012 seed",
-     "include/coupled/word.h",
+     WORD_H,
      "return members | (members << COUPLED_WAITING_BITS);",
      "return members || (members << COUPLED_WAITING_BITS);"),
     ("no_back_out_guard",
      "back out of ready even when every member is ready",
-     "include/coupled/word.h",
+     WORD_H,
      "while (old != all) {",
      "while ((void)all, 1) {"),
     ("no_wait_for_poke",
      "leave phase 1 on 'all waiting' without having been poked",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "if (coupled_word_waiting(c) == n && poked)",
      "if (coupled_word_waiting(c) == n)"),
     ("no_lost_poke_restart",
      "the closer ignores pokes still pending (commits anyway)",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "\t\t\tpending = true;",
      "\t\t\t(void)pending;"),
     ("done_split_wrong_order",
      "done as two RMWs, waiting first, then ready",
-     "include/coupled/word.h",
+     WORD_H,
      "(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE | COUPLED_READY_ONE,\n"
      "\t\t\t\tCOUPLED_RELEASE);",
      "(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE, COUPLED_RELEASE);\n"
      "\t(void)coupled_fetch_sub(word, COUPLED_READY_ONE, COUPLED_RELEASE);"),
     ("no_exit_gate",
      "members leave without waiting for the closer's exit gate",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen) {",
      "while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen && 0) {"),
     ("no_ack_wait",
      "the closer opens the exit gate without waiting for the acks",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen) {",
      "while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen && 0) {"),
     ("no_exit_wait",
      "leave the round without waiting for ready to reach 0",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {",
      "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))"
      " && 0) {"),
     ("no_prevent_recheck",
      "arrive without re-checking prevent after counting as waiting",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {",
      "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST) && 0) {"),
     ("membership_read_relaxed",
      "read prevent after the arrival without acquire (nor seq_cst), so the"
      " member count and flags of the last change are not ordered",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {",
      "\tif (coupled_load(&g->prevent, COUPLED_RELAXED)) {"),
     ("no_leave_drain",
      "coupled_leave() does not wait for the removed id's call to end",
-     "include/coupled/coupled.h",
+     MEMBERSHIP_H,
      "while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST)) {",
      "while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST) && 0) {"),
     ("reduce_skips_first",
      "the closer's reduction ignores the first member's request",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "acc = seen++ ? g->reduce(acc, r) : r;",
      "acc = seen++ ? g->reduce(acc, r) : 0x7fffffff;"),
     ("join_keeps_stale_ack",
      "coupled_join() leaves the joiner's ack as it was (the wrap bug)",
-     "include/coupled/coupled.h",
+     MEMBERSHIP_H,
      "\t\tcoupled_store(&g->slots[id].ack,\n"
      "\t\t\t      coupled_load(&g->round_gen, COUPLED_RELAXED),\n"
      "\t\t\t      COUPLED_RELAXED);",
      "\t\t(void)0;"),
     ("no_context_check",
      "a membership change from inside a call is not refused (it hangs)",
-     "include/coupled/coupled.h",
+     MEMBERSHIP_H,
      "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me)",
      "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me && 0)"),
     ("attempts_not_counted",
      "COUPLED_STATS counts no arrival",
-     "include/coupled/coupled.h",
+     PROTOCOL_H,
      "\t/* Every arrival counts, also one that then sees a change. */\n"
      "\tCOUPLED__STAT_INC(s, attempts);",
      "\t(void)0;"),
@@ -278,7 +296,7 @@ def code_lines(rel):
 
 
 def short(rel):
-    return SHORT.get(os.path.basename(rel), os.path.basename(rel))
+    return SHORT.get(rel, os.path.splitext(os.path.basename(rel))[0])
 
 
 # Kernel ordering primitives and their weakenings.
@@ -370,6 +388,23 @@ def logic_mutants():
              "new": w} for (n, d, f, o, w) in LOGIC_MUTANTS]
 
 
+def stale_mutants(mutants):
+    """Say which named mutants' texts do not occur exactly once."""
+    stale = []
+    for m in mutants:
+        if m["kind"] != "logic":
+            continue
+        with open(os.path.join(ROOT, m["file"])) as f:
+            text = f.read()
+        olds = m["old"] if isinstance(m["old"], list) else [m["old"]]
+        for old in olds:
+            n = text.count(old)
+            if n != 1:
+                stale.append("mutant %s: pattern found %d times in %s"
+                             % (m["name"], n, m["file"]))
+    return stale
+
+
 def apply_mutant(mutant, copy):
     """Write the mutated file into copy (holding include/ and adapters/)."""
     rel = mutant["file"]
@@ -428,13 +463,19 @@ def run(cmd, timeout, env=None):
                    "exit status %d" % p.returncode)
 
 
-# The adapters' Relacy programs: source, adapter directory, extra includes.
+# The adapters' Relacy programs: source, adapter include directory, extra
+# includes.  The kernel atomics back-end is checked by the Linux adapter's.
 ADAPTER_RELACY = {
-    PTHREAD_H: ("tests/relacy/relacy_pthread.cpp", "adapters/pthread", []),
-    ARM_H: ("tests/relacy/relacy_arm.cpp", "adapters/baremetal-arm", []),
-    LINUX_H: ("tests/relacy/relacy_linux.cpp", "adapters/linux",
+    PTHREAD_H: ("tests/relacy/relacy_pthread.cpp",
+                "adapters/pthread/include", []),
+    ARM_H: ("tests/relacy/relacy_arm.cpp", "adapters/baremetal-arm/include",
+            []),
+    LINUX_H: ("tests/relacy/relacy_linux.cpp", "adapters/linux/include",
               ["tests/relacy/kshim"]),
 }
+ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
+# One of each program, for mutants of the core.
+ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, LINUX_H]
 
 
 class Checks:
@@ -461,7 +502,7 @@ class Checks:
         cmd = [self.cc, "-std=c11", "-O2", "-g0", "-pthread",
                "-DCOUPLED_ADAPTER_PTHREAD", "-D_DEFAULT_SOURCE",
                "-DCOUPLED_STATS", "-I", os.path.join(copy, "include"),
-               "-I", os.path.join(copy, "adapters/pthread"),
+               "-I", os.path.join(copy, "adapters/pthread/include"),
                "-I", os.path.join(ROOT, "tests/common"),
                "-I", os.path.join(ROOT, "tests/scenario")] + list(extra) + \
               [os.path.join(ROOT, src), "-o", out]
@@ -526,7 +567,7 @@ class Checks:
         if name == "adapter":
             headers = ([mutant["file"]] if mutant and
                        mutant["file"] in ADAPTER_RELACY
-                       else list(ADAPTER_RELACY))
+                       else ADAPTER_PROGRAMS)
             for header in headers:
                 status, detail = self.relacy_program(copy, work, header)
                 if status != "pass":
@@ -596,9 +637,12 @@ def main():
     if args.only:
         mutants = [m for m in mutants if re.search(args.only, m["name"])]
     if args.list:
+        stale = stale_mutants(mutants)
         for m in mutants:
             print("%-48s %s" % (m["name"], m["desc"]))
-        return 0
+        for why in stale:
+            print("mutation: %s" % why)
+        return 1 if stale else 0
 
     checks = Checks(args)
     if checks.relacy is None:

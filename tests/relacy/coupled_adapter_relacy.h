@@ -2,7 +2,7 @@
 /*
  * coupled_adapter_relacy.h - runs the real core under the Relacy race
  * detector: the atomics layer (coupled/atomic.h) mapped onto rl::atomic
- * (coupled_atomic_relacy.h), and an adapter whose safe state and wake-ups
+ * (coupled/atomic/relacy.h, selected by COUPLED_ATOMIC_RELACY), and an adapter whose safe state and wake-ups
  * are Relacy atomics too.
  *
  * Include <relacy/relacy.hpp> first (it redefines new, malloc, assert and the
@@ -35,7 +35,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "coupled_atomic_relacy.h"
+#ifndef COUPLED_ATOMIC_RELACY
+#define COUPLED_ATOMIC_RELACY 1
+#endif
+#include <coupled/atomic.h>
 
 /* --- the adapter ---------------------------------------------------------- */
 

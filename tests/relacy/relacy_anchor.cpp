@@ -42,7 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define COUPLED_ATOMIC_CUSTOM 1
+#define COUPLED_ATOMIC_RELACY 1
 #define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
 
 struct coupled_group;

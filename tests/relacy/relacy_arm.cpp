@@ -3,7 +3,7 @@
  * relacy_arm.cpp - the bare-metal ARM adapter's wait/wake handshake under the
  * Relacy race detector, for both wait strategies.
  *
- * The real adapters/baremetal-arm/coupled_adapter_baremetal_arm.h is compiled
+ * The real bare-metal ARM adapter (<coupled/adapter/baremetal_arm.h>) is compiled
  * here (COUPLED_ARM_INSTRUCTIONS_PROVIDED) with its atomics on rl::atomic
  * and its instructions replaced by a model, one core per Relacy thread:
  *   SEV    sets every core's event register (a relaxed read-modify-write:
@@ -28,7 +28,7 @@
  * torture on host threads, in sequentially consistent x86 order), here under
  * the C++ memory model.
  *
- * Build: c++ -std=c++17 -O1 -I<include> -I<adapters>/baremetal-arm
+ * Build: c++ -std=c++17 -O1 -I<include> -I<adapters>/baremetal-arm/include
  *        -Itests/relacy tests/relacy/relacy_arm.cpp
  * Usage: relacy_arm list | all | <check>
  */
@@ -37,7 +37,8 @@
 #include <cstddef>
 #include <cstring>
 
-#include "coupled_atomic_relacy.h"
+#define COUPLED_ATOMIC_RELACY 1
+#include <coupled/atomic.h>
 
 /* --- the instruction model ---------------------------------------------- */
 
@@ -143,7 +144,8 @@ static void model_send_sgi(void *arg, uint32_t target)
 #define COUPLED_ARM_IRQ_RESTORE(flags) model_irq_restore(flags)
 #define COUPLED_ARM_INSTRUCTIONS_PROVIDED 1
 
-#include "coupled_adapter_baremetal_arm.h"
+#define COUPLED_ADAPTER_BAREMETAL_ARM 1
+#include <coupled/adapter.h>
 
 /* --- the handshake ------------------------------------------------------ */
 

@@ -60,7 +60,7 @@
 #include <sstream>
 #include <string>
 
-#define COUPLED_ATOMIC_CUSTOM 1
+#define COUPLED_ATOMIC_RELACY 1
 #define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
 
 struct coupled_group;
@@ -441,7 +441,7 @@ struct coupled_test final
 
 	int enter(uint32_t self)
 	{
-		struct coupled_enter_opts opts;
+		struct coupled_abort_opts opts;
 		opts.deadline = 0;
 		opts.should_abort = should_abort_fn;
 		opts.abort_arg = static_cast<harness_base *>(this);

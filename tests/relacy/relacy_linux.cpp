@@ -2,7 +2,8 @@
 /*
  * relacy_linux.cpp - the Linux kernel adapter under the Relacy race detector.
  *
- * The real adapters/linux/coupled_adapter_linux.h is compiled here against a
+ * The real Linux adapter (<coupled/adapter/linux.h>) and the kernel atomics
+ * back-end it runs on (coupled/atomic/linux.h) are compiled here against a
  * user-space stand-in of the kernel primitives (tests/relacy/kshim/, each
  * primitive with exactly its documented ordering) and checked twice:
  *
@@ -24,7 +25,7 @@
  *      flight with -EBUSY, as the kernel does, which the adapter must never
  *      see.
  *
- * Build: c++ -std=c++17 -O1 -I<include> -I<adapters>/linux
+ * Build: c++ -std=c++17 -O1 -I<include> -I<adapters>/linux/include
  *        -Itests/relacy/kshim -Itests/relacy tests/relacy/relacy_linux.cpp
  * Usage: relacy_linux list | all | <check>
  */
@@ -39,7 +40,8 @@
 kshim_cpus *g_kshim;
 
 #define __KERNEL__ 1
-#include "coupled_adapter_linux.h"
+#define COUPLED_ADAPTER_LINUX 1
+#include <coupled/adapter.h>
 
 namespace {
 

@@ -3,8 +3,8 @@
  * relacy_pthread.cpp - the pthread adapter's wait/wake handshake under the
  * Relacy race detector, for each wait strategy.
  *
- * The real adapters/pthread/coupled_adapter_pthread.h is compiled here with
- * its atomics on rl::atomic (coupled_atomic_relacy.h) and its platform
+ * The real pthread adapter (<coupled/adapter/pthread.h>) is compiled here
+ * with its atomics on rl::atomic (coupled/atomic/relacy.h) and its platform
  * calls replaced by Relacy models:
  *   - mutex and condition variable (the condvar strategy): Relacy's own
  *     (relacy/pthread.h), with spurious wake-ups;
@@ -20,7 +20,7 @@
  * spin strategy is not checked: its wait never sleeps and its wake does
  * nothing, so it has no handshake (and its pause is no Relacy yield).
  *
- * Build: c++ -std=c++17 -O1 -I<include> -I<adapters>/pthread -Itests/relacy
+ * Build: c++ -std=c++17 -O1 -I<include> -I<adapters>/pthread/include -Itests/relacy
  *        tests/relacy/relacy_pthread.cpp
  * Usage: relacy_pthread list | all | <check>
  * Exit code: 0 when every check held in every execution, 1 otherwise.
@@ -41,7 +41,8 @@
 
 #include <cstring>
 
-#include "coupled_atomic_relacy.h"
+#define COUPLED_ATOMIC_RELACY 1
+#include <coupled/atomic.h>
 
 /* Condition-variable attributes: nothing to model (no timed waits here). */
 #define pthread_condattr_init(a) (*(a) = 0)
@@ -95,7 +96,8 @@ static void model_futex_wake(coupled_atomic_u32 *word)
 #define COUPLED_PTHREAD_FUTEX_WAKE(word) model_futex_wake(word)
 #define COUPLED_PTHREAD_SPIN_TURNS 0u
 
-#include "coupled_adapter_pthread.h"
+#define COUPLED_ADAPTER_PTHREAD 1
+#include <coupled/adapter.h>
 
 /* --- the handshake ------------------------------------------------------ */
 

@@ -199,7 +199,7 @@ static void churn_once(struct worker *w)
 static void *worker_main(void *arg)
 {
 	struct worker *w = (struct worker *)arg;
-	struct coupled_enter_opts opts;
+	struct coupled_abort_opts opts;
 	bool is_churner = churn && nthreads >= 3 && w->id == nthreads - 1;
 
 	memset(&opts, 0, sizeof(opts));

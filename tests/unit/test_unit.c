@@ -355,7 +355,7 @@ static void test_abort_sources_alone(void)
 {
 	struct coupled_group g;
 	struct coupled_slot slots[2];
-	struct coupled_enter_opts opts;
+	struct coupled_abort_opts opts;
 	unsigned polls = 0;
 
 	TEST_CASE("abort_sources_alone");
@@ -417,7 +417,7 @@ static void test_stats(void)
 	struct coupled_group g;
 	struct coupled_slot slots[2];
 	struct coupled_stats st;
-	struct coupled_enter_opts opts;
+	struct coupled_abort_opts opts;
 	unsigned polls = 0;
 	int i;
 
@@ -588,7 +588,7 @@ static bool misuse_abort(void *arg, uint32_t self)
 
 static void *misuse_main(void *arg)
 {
-	struct coupled_enter_opts opts;
+	struct coupled_abort_opts opts;
 
 	(void)arg;
 	/* One member: participant 0's rounds commit alone. */

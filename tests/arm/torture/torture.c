@@ -343,7 +343,7 @@ static void run(struct core *c)
 {
 	const uint32_t leaver = ncpus - 1u;
 	uint32_t next_leave = TORTURE_ROUNDS / 8u;
-	struct coupled_enter_opts opts = { 0, caller_abort, c };
+	struct coupled_abort_opts opts = { 0, caller_abort, c };
 
 	while (!c->stop) {
 		int rc;

@@ -32,7 +32,7 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 
-#include "coupled_cpuidle.h"
+#include <coupled/linux/cpuidle.h>
 
 static unsigned int cluster_size = 2;
 module_param(cluster_size, uint, 0444);

@@ -260,7 +260,7 @@ static int torture_should_run(unsigned int cpu)
 static void torture_thread_fn(unsigned int cpu)
 {
 	struct worker *w = &workers[cpu];
-	struct coupled_enter_opts opts = {
+	struct coupled_abort_opts opts = {
 		.should_abort = torture_should_abort, .abort_arg = w,
 	};
 	unsigned int i;

@@ -1,24 +1,25 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * coupled_atomic_relacy.h - the atomics layer of coupled/atomic.h mapped
- * onto Relacy's rl::atomic, so that the real core and the real adapters run
- * under the C++ relaxed memory model of the Relacy race detector.
+ * coupled/atomic/relacy.h - the atomics back-end for model checking: the
+ * layer mapped onto the Relacy race detector's rl::atomic, so that the real
+ * core and the real adapters run under the C++ relaxed memory model
+ * (tests/relacy/).
  *
- * Include <relacy/relacy.hpp> first; then this file (it defines
- * COUPLED_ATOMIC_CUSTOM, so coupled/atomic.h adds nothing).  Every
- * operation carries Relacy's debug info ($), so a failing execution history
- * names the line of the header that did it.
+ * Selected by coupled/atomic.h when COUPLED_ATOMIC_RELACY is defined; not to
+ * be included directly.  Include <relacy/relacy.hpp> first.  Every operation
+ * carries Relacy's debug info ($), so a failing execution history names the
+ * line of the header that did it.
  */
 #ifndef COUPLED_ATOMIC_RELACY_H
 #define COUPLED_ATOMIC_RELACY_H
 
+#ifndef COUPLED_ATOMIC_H
+#error "include <coupled/atomic.h>, which selects this back-end"
+#endif
+
 #include <relacy/relacy.hpp>
 
 #include <stdint.h>
-
-#ifndef COUPLED_ATOMIC_CUSTOM
-#define COUPLED_ATOMIC_CUSTOM 1
-#endif
 
 typedef rl::atomic<uint32_t> coupled_atomic_u32;
 typedef rl::atomic<int32_t> coupled_atomic_i32;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * coupled_cpuidle.h - coupled cpuidle states for any kernel, on top of the
- * coupled rendezvous (coupled/coupled.h with the Linux adapter).
+ * coupled/linux/cpuidle.h - coupled cpuidle states for any kernel, on top of
+ * the coupled rendezvous (coupled/coupled.h with the Linux adapter).  A
+ * client of the library: it uses the public API only, plus the Linux
+ * adapter's own calls (adapters/linux/cpuidle/README.md).
  *
  * A cpuidle driver whose deepest state can only be entered by all CPUs of a
  * cluster together calls coupled_cpuidle_enter() from that state's ->enter.
@@ -61,8 +63,12 @@
  * __cpuhp_state_remove_instance, so the including module must carry a
  * GPL-compatible MODULE_LICENSE (the project's is "Dual MIT/GPL").
  */
-#ifndef COUPLED_CPUIDLE_H
-#define COUPLED_CPUIDLE_H
+#ifndef COUPLED_LINUX_CPUIDLE_H
+#define COUPLED_LINUX_CPUIDLE_H
+
+#ifndef COUPLED_ADAPTER_LINUX
+#error "coupled/linux/cpuidle.h runs on the Linux adapter: define COUPLED_ADAPTER_LINUX"
+#endif
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -75,7 +81,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
-#include "coupled/coupled.h"
+#include <coupled/coupled.h>
 
 /**
  * struct coupled_cpuidle_ops - what the driver supplies
@@ -163,27 +169,27 @@ struct coupled_cpuidle {
 };
 
 /**
- * coupled_cpuidle__cluster_of() - a CPU's cluster id
+ * coupled__cpuidle_cluster_of() - a CPU's cluster id
  * @cc: the helper instance
  * @cpu: a possible CPU
  *
  * Return: the id (>= 0) or a negative errno from the driver.
  */
-static inline int coupled_cpuidle__cluster_of(struct coupled_cpuidle *cc,
+static inline int coupled__cpuidle_cluster_of(struct coupled_cpuidle *cc,
 					      unsigned int cpu)
 {
 	return cc->ops->cluster_of ? cc->ops->cluster_of(cpu) : 0;
 }
 
 /**
- * coupled_cpuidle__online() - cpuhp online callback: join
+ * coupled__cpuidle_online() - cpuhp online callback: join
  * @cpu: the CPU coming online (we run on it)
  * @node: &struct coupled_cpuidle.hp_node
  *
  * Context: the CPU's hotplug thread, may sleep.
  * Return: 0, or a negative errno that aborts the hotplug operation.
  */
-static inline int coupled_cpuidle__online(unsigned int cpu,
+static inline int coupled__cpuidle_online(unsigned int cpu,
 					  struct hlist_node *node)
 {
 	struct coupled_cpuidle *cc =
@@ -201,7 +207,7 @@ static inline int coupled_cpuidle__online(unsigned int cpu,
 }
 
 /**
- * coupled_cpuidle__offline() - cpuhp offline callback: leave
+ * coupled__cpuidle_offline() - cpuhp offline callback: leave
  * @cpu: the CPU going offline (we run on it, so it is not in ->enter)
  * @node: &struct coupled_cpuidle.hp_node
  *
@@ -211,7 +217,7 @@ static inline int coupled_cpuidle__online(unsigned int cpu,
  * Context: the CPU's hotplug thread, may sleep.
  * Return: 0 (a teardown callback must not fail).
  */
-static inline int coupled_cpuidle__offline(unsigned int cpu,
+static inline int coupled__cpuidle_offline(unsigned int cpu,
 					   struct hlist_node *node)
 {
 	struct coupled_cpuidle *cc =
@@ -255,8 +261,8 @@ static inline int coupled_cpuidle_init(struct coupled_cpuidle *cc,
 	if (!cc->cpus)
 		return -ENOMEM;
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "cpuidle/coupled:online",
-				      coupled_cpuidle__online,
-				      coupled_cpuidle__offline);
+				      coupled__cpuidle_online,
+				      coupled__cpuidle_offline);
 	if (ret < 0)
 		goto free;
 	cc->hp_state = ret;
@@ -273,7 +279,7 @@ free:
 }
 
 /**
- * coupled_cpuidle__cluster_new() - allocate and initialise a cluster group
+ * coupled__cpuidle_cluster_new() - allocate and initialise a cluster group
  * @cc: the instance
  * @id: the cluster id
  *
@@ -281,13 +287,13 @@ free:
  * Return: the cluster, or NULL (no memory, or no possible CPU has @id).
  */
 static inline struct coupled_cpuidle_cluster *
-coupled_cpuidle__cluster_new(struct coupled_cpuidle *cc, int id)
+coupled__cpuidle_cluster_new(struct coupled_cpuidle *cc, int id)
 {
 	struct coupled_cpuidle_cluster *cl;
 	unsigned int cpu, n = 0, i = 0;
 
 	for_each_possible_cpu(cpu)
-		if (coupled_cpuidle__cluster_of(cc, cpu) == id)
+		if (coupled__cpuidle_cluster_of(cc, cpu) == id)
 			n++;
 	if (!n || n > COUPLED_MAX_MEMBERS)
 		return NULL;
@@ -301,7 +307,7 @@ coupled_cpuidle__cluster_new(struct coupled_cpuidle *cc, int id)
 	coupled_linux_set_safe_state(coupled_group_adapter(&cl->group),
 				     cc->ops->safe_state, cc->arg);
 	for_each_possible_cpu(cpu)
-		if (coupled_cpuidle__cluster_of(cc, cpu) == id)
+		if (coupled__cpuidle_cluster_of(cc, cpu) == id)
 			(void)coupled_linux_set_cpu(
 				coupled_participant_adapter(&cl->group, i++),
 				cpu);
@@ -315,13 +321,13 @@ coupled_cpuidle__cluster_new(struct coupled_cpuidle *cc, int id)
 }
 
 /**
- * coupled_cpuidle__cluster_release() - free a cluster nobody uses any more
+ * coupled__cpuidle_cluster_release() - free a cluster nobody uses any more
  * @ref: the cluster's kref, now zero
  *
  * Context: @cc->lock held; every CPU of the cluster has left the group and
  * is out of coupled_cpuidle_enter() for this cluster.
  */
-static inline void coupled_cpuidle__cluster_release(struct kref *ref)
+static inline void coupled__cpuidle_cluster_release(struct kref *ref)
 {
 	struct coupled_cpuidle_cluster *cl =
 		container_of(ref, struct coupled_cpuidle_cluster, ref);
@@ -357,7 +363,7 @@ static inline int coupled_cpuidle_register_cpu(struct coupled_cpuidle *cc,
 
 	if (!cc || !cc->cpus || cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return -EINVAL;
-	id = coupled_cpuidle__cluster_of(cc, cpu);
+	id = coupled__cpuidle_cluster_of(cc, cpu);
 	if (id < 0)
 		return -EINVAL;
 	pc = &cc->cpus[cpu];
@@ -373,7 +379,7 @@ static inline int coupled_cpuidle_register_cpu(struct coupled_cpuidle *cc,
 	if (found) {
 		kref_get(&found->ref);
 	} else {
-		found = coupled_cpuidle__cluster_new(cc, id);
+		found = coupled__cpuidle_cluster_new(cc, id);
 		if (!found) {
 			ret = -ENOMEM;
 			goto out;
@@ -382,7 +388,7 @@ static inline int coupled_cpuidle_register_cpu(struct coupled_cpuidle *cc,
 	for_each_possible_cpu(c) {
 		if (c == cpu)
 			break;
-		if (coupled_cpuidle__cluster_of(cc, c) == id)
+		if (coupled__cpuidle_cluster_of(cc, c) == id)
 			rank++;
 	}
 	pc->id = rank;
@@ -437,7 +443,7 @@ static inline int coupled_cpuidle_unregister_cpu(struct coupled_cpuidle *cc,
 	smp_mb();
 	while (atomic_read_acquire(&pc->active))
 		cond_resched();
-	kref_put(&cl->ref, coupled_cpuidle__cluster_release);
+	kref_put(&cl->ref, coupled__cpuidle_cluster_release);
 	mutex_unlock(&cc->lock);
 	cpus_read_unlock();
 	return 0;
@@ -467,13 +473,13 @@ static inline void coupled_cpuidle_exit(struct coupled_cpuidle *cc)
 }
 
 /**
- * struct coupled_cpuidle__call - one ->enter call (helper-private)
+ * struct coupled__cpuidle_call - one ->enter call (helper-private)
  * @cc: the instance
  * @dev: the cpuidle device
  * @drv: the cpuidle driver
  * @entered: what the driver's enter callback returned
  */
-struct coupled_cpuidle__call {
+struct coupled__cpuidle_call {
 	struct coupled_cpuidle *cc;
 	struct cpuidle_device *dev;
 	struct cpuidle_driver *drv;
@@ -481,16 +487,16 @@ struct coupled_cpuidle__call {
 };
 
 /**
- * coupled_cpuidle__action() - the shared action: the driver's coupled state
+ * coupled__cpuidle_action() - the shared action: the driver's coupled state
  * @round: the round (same param on every CPU of the cluster)
- * @ctx: struct coupled_cpuidle__call
+ * @ctx: struct coupled__cpuidle_call
  *
  * Context: interrupts disabled, every member of the round runs it.
  */
-static inline void coupled_cpuidle__action(const struct coupled_round *round,
+static inline void coupled__cpuidle_action(const struct coupled_round *round,
 					   void *ctx)
 {
-	struct coupled_cpuidle__call *call = ctx;
+	struct coupled__cpuidle_call *call = ctx;
 
 	call->entered = call->cc->ops->enter(call->dev, call->drv, round,
 					     call->cc->arg);
@@ -520,7 +526,7 @@ static inline int coupled_cpuidle_enter(struct coupled_cpuidle *cc,
 {
 	struct coupled_cpuidle_cpu *pc = &cc->cpus[dev->cpu];
 	struct coupled_cpuidle_cluster *cl;
-	struct coupled_cpuidle__call call = {
+	struct coupled__cpuidle_call call = {
 		.cc = cc, .dev = dev, .drv = drv, .entered = -EINVAL,
 	};
 	int rc = COUPLED_ENOENT;
@@ -531,7 +537,7 @@ static inline int coupled_cpuidle_enter(struct coupled_cpuidle *cc,
 	cl = READ_ONCE(pc->cluster);
 	if (cl)
 		rc = coupled_enter(&cl->group, pc->id, index,
-				   coupled_cpuidle__action, &call);
+				   coupled__cpuidle_action, &call);
 	/* release: everything done with @cl happens before the unregister. */
 	atomic_set_release(&pc->active, 0);
 
@@ -548,4 +554,4 @@ static inline int coupled_cpuidle_enter(struct coupled_cpuidle *cc,
 	return cc->ops->safe_index;
 }
 
-#endif /* COUPLED_CPUIDLE_H */
+#endif /* COUPLED_LINUX_CPUIDLE_H */

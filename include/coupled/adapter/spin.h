@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * coupled/adapter_spin.h - the default, freestanding adapter: pure spinning.
+ * coupled/adapter/spin.h - the default, freestanding adapter: pure spinning.
  *
  * It needs nothing but C11 atomics, so the core compiles and runs on any
  * target without a platform binding: the safe state is a busy loop, a poke is
@@ -10,14 +10,18 @@
  * It is also the reference for the adapter contract: every adapter defines
  * the same two types, the same functions with the same meaning, and
  * COUPLED_ADAPTER_NAME and COUPLED_ADAPTER_HAS_CLOCK.  See docs/adapters.md.
+ *
+ * Selected by coupled/adapter.h when no other adapter is defined.
  */
 #ifndef COUPLED_ADAPTER_SPIN_H
 #define COUPLED_ADAPTER_SPIN_H
 
-#include <stdbool.h>
-#include <stdint.h>
+#ifndef COUPLED__ADAPTER_SELECTING
+#error "do not include <coupled/adapter/spin.h> directly: include <coupled/coupled.h> without any COUPLED_ADAPTER_* definition"
+#endif
 
-#include "atomic.h"
+#include "../relax.h"
+#include "../types.h"
 
 #define COUPLED_ADAPTER_NAME "spin"
 /* No clock: coupled_enter_opts() refuses a deadline. */
@@ -75,11 +79,7 @@ static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
 static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 {
 	(void)ag;
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-	__builtin_ia32_pause();
-#elif defined(__GNUC__) && (defined(__aarch64__) || defined(__arm__))
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
+	coupled_cpu_relax();
 }
 
 /**

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * coupled_adapter_pthread.h - the hosted adapter: POSIX threads.
+ * coupled/adapter/pthread.h - the hosted adapter: POSIX threads.
  *
  * For tests, demos and benchmarks.  Participants are threads; the "safe
  * state" is one of three wait strategies, chosen per group before the threads
@@ -20,10 +20,15 @@
  * clear a per-participant work count, like a simulated interrupt, and may
  * also install a callback.  The clock is CLOCK_MONOTONIC in nanoseconds.
  *
- * The adapter contract is documented in docs/adapters.md.
+ * Selected with -DCOUPLED_ADAPTER_PTHREAD (coupled/adapter.h then includes
+ * this file).  The adapter contract is documented in docs/adapters.md.
  */
 #ifndef COUPLED_ADAPTER_PTHREAD_H
 #define COUPLED_ADAPTER_PTHREAD_H
+
+#ifndef COUPLED__ADAPTER_SELECTING
+#error "do not include <coupled/adapter/pthread.h> directly: define COUPLED_ADAPTER_PTHREAD and include <coupled/coupled.h>"
+#endif
 
 /*
  * POSIX and Linux interfaces (clock_gettime, pthread_condattr_setclock,
@@ -41,8 +46,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <time.h>
 #if defined(__linux__)
 #include <linux/futex.h>
@@ -53,7 +56,10 @@
 #define COUPLED_PTHREAD_HAVE_FUTEX 0
 #endif
 
-#include "coupled/atomic.h"
+#include <coupled/atomic.h>
+#include <coupled/errno.h>
+#include <coupled/relax.h>
+#include <coupled/types.h>
 
 #define COUPLED_ADAPTER_NAME "pthread"
 /* coupled_adapter_now() is CLOCK_MONOTONIC in nanoseconds. */
@@ -176,14 +182,15 @@ static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
  * @strategy: one of enum coupled_pthread_strategy
  *
  * Context: after coupled_group_init(), before any participant runs.
- * Return: 0, or -22 (EINVAL) for an unknown strategy (nothing changes).
+ * Return: 0, or COUPLED_EINVAL for a null @ag or an unknown strategy
+ * (nothing changes).
  */
 static inline int coupled_pthread_set_strategy(struct coupled_adapter_group *ag,
 					       int strategy)
 {
 	if (!ag || strategy < COUPLED_PTHREAD_SPIN ||
 	    strategy > COUPLED_PTHREAD_CONDVAR)
-		return -22;
+		return COUPLED_EINVAL;
 	if (strategy == COUPLED_PTHREAD_FUTEX && !COUPLED_PTHREAD_HAVE_FUTEX)
 		strategy = COUPLED_PTHREAD_CONDVAR;
 	ag->strategy = (enum coupled_pthread_strategy)strategy;
@@ -237,11 +244,7 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 		sched_yield();
 		return;
 	}
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-	__builtin_ia32_pause();
-#elif defined(__GNUC__) && (defined(__aarch64__) || defined(__arm__))
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
+	coupled_cpu_relax();
 }
 
 /**

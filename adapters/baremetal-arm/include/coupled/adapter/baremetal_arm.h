@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * coupled_adapter_baremetal_arm.h - the bare-metal ARM adapter.
+ * coupled/adapter/baremetal_arm.h - the bare-metal ARM adapter.
  *
  * For firmware with no kernel underneath: the cores of a cluster meet in
  * shared memory and rest in WFE or WFI.  Targets: ARMv7-A (ARM or Thumb),
@@ -8,6 +8,8 @@
  * so -march=armv8.1-a turns them into LDADD/CAS without a change here), and
  * the M profile (ARMv7-M, ARMv8-M Mainline) for multi-core MCUs.  No libc:
  * the header needs only the freestanding headers and coupled/atomic.h.
+ * Selected with -DCOUPLED_ADAPTER_BAREMETAL_ARM (coupled/adapter.h then
+ * includes this file).
  *
  * Two wait strategies, chosen per group before it is shared:
  *
@@ -62,11 +64,14 @@
 #ifndef COUPLED_ADAPTER_BAREMETAL_ARM_H
 #define COUPLED_ADAPTER_BAREMETAL_ARM_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
+#ifndef COUPLED__ADAPTER_SELECTING
+#error "do not include <coupled/adapter/baremetal_arm.h> directly: define COUPLED_ADAPTER_BAREMETAL_ARM and include <coupled/coupled.h>"
+#endif
 
-#include "coupled/atomic.h"
+#include <coupled/atomic.h>
+#include <coupled/errno.h>
+#include <coupled/relax.h>
+#include <coupled/types.h>
 
 #define COUPLED_ADAPTER_NAME "baremetal-arm"
 
@@ -77,11 +82,11 @@
 #elif defined(__GNUC__) && (defined(__arm__) || defined(__aarch64__))
 
 #if defined(__aarch64__)
-#define COUPLED_ARM_PROFILE_A 1
+#define COUPLED__ARM_PROFILE_A 1
 #elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-#define COUPLED_ARM_PROFILE_M 1
+#define COUPLED__ARM_PROFILE_M 1
 #elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'A'
-#define COUPLED_ARM_PROFILE_A 1
+#define COUPLED__ARM_PROFILE_A 1
 #else
 #error "coupled baremetal-arm: needs an A- or M-profile target (ARMv7 or later)"
 #endif
@@ -104,18 +109,18 @@
 #endif
 #endif
 #ifndef COUPLED_ARM_YIELD
-#define COUPLED_ARM_YIELD() __asm__ __volatile__("yield" ::: "memory")
+#define COUPLED_ARM_YIELD() coupled_cpu_relax()
 #endif
 
 #ifndef COUPLED_ARM_IRQ_SAVE
 /* Returns the previous mask state and masks IRQs. */
-static inline unsigned long coupled_arm__irq_save(void)
+static inline unsigned long coupled__arm_irq_save(void)
 {
 	unsigned long flags;
 #if defined(__aarch64__)
 	__asm__ __volatile__("mrs %0, daif\n\tmsr daifset, #2"
 			     : "=r"(flags) : : "memory");
-#elif defined(COUPLED_ARM_PROFILE_M)
+#elif defined(COUPLED__ARM_PROFILE_M)
 	__asm__ __volatile__("mrs %0, primask\n\tcpsid i"
 			     : "=r"(flags) : : "memory");
 #else
@@ -125,24 +130,24 @@ static inline unsigned long coupled_arm__irq_save(void)
 	return flags;
 }
 
-static inline void coupled_arm__irq_restore(unsigned long flags)
+static inline void coupled__arm_irq_restore(unsigned long flags)
 {
 #if defined(__aarch64__)
 	__asm__ __volatile__("msr daif, %0" : : "r"(flags) : "memory");
-#elif defined(COUPLED_ARM_PROFILE_M)
+#elif defined(COUPLED__ARM_PROFILE_M)
 	__asm__ __volatile__("msr primask, %0" : : "r"(flags) : "memory");
 #else
 	__asm__ __volatile__("msr cpsr_c, %0" : : "r"(flags) : "memory");
 #endif
 }
-#define COUPLED_ARM_IRQ_SAVE() coupled_arm__irq_save()
-#define COUPLED_ARM_IRQ_RESTORE(flags) coupled_arm__irq_restore(flags)
+#define COUPLED_ARM_IRQ_SAVE() coupled__arm_irq_save()
+#define COUPLED_ARM_IRQ_RESTORE(flags) coupled__arm_irq_restore(flags)
 #endif /* COUPLED_ARM_IRQ_SAVE */
 
 #ifndef COUPLED_ARM_COUNTER
-#if defined(COUPLED_ARM_PROFILE_A)
+#if defined(COUPLED__ARM_PROFILE_A)
 /* The generic timer's virtual count (CNTVCT), in its own ticks. */
-static inline uint64_t coupled_arm__counter(void)
+static inline uint64_t coupled__arm_counter(void)
 {
 #if defined(__aarch64__)
 	uint64_t v;
@@ -157,17 +162,17 @@ static inline uint64_t coupled_arm__counter(void)
 	return ((uint64_t)hi << 32) | lo;
 #endif
 }
-#define COUPLED_ARM_COUNTER() coupled_arm__counter()
+#define COUPLED_ARM_COUNTER() coupled__arm_counter()
 #endif
 #endif /* COUPLED_ARM_COUNTER */
 
 #ifndef COUPLED_ARM_CPU_ID
-#if defined(COUPLED_ARM_PROFILE_A)
+#if defined(COUPLED__ARM_PROFILE_A)
 /*
  * The calling core's MPIDR affinity Aff2.Aff1.Aff0 (24 bits; Aff3, used by
  * multi-chip AArch64 systems only, is left out).  Readable at EL1 and up.
  */
-static inline uint32_t coupled_arm__cpu_id(void)
+static inline uint32_t coupled__arm_cpu_id(void)
 {
 #if defined(__aarch64__)
 	uint64_t v;
@@ -181,7 +186,7 @@ static inline uint32_t coupled_arm__cpu_id(void)
 	return v & 0x00ffffffu;
 #endif
 }
-#define COUPLED_ARM_CPU_ID() coupled_arm__cpu_id()
+#define COUPLED_ARM_CPU_ID() coupled__arm_cpu_id()
 #endif
 #endif /* COUPLED_ARM_CPU_ID */
 
@@ -207,11 +212,8 @@ static inline uint32_t coupled_arm__cpu_id(void)
 #define COUPLED_ARM_WAIT_WFE 0u
 #define COUPLED_ARM_WAIT_WFI_SGI 1u
 
-/* Error codes of the configuration calls (the core's values). */
-#define COUPLED_ARM_EINVAL (-22)
-
 /* GICv2: offset of the software-generated interrupt register. */
-#define COUPLED_ARM_GICD_SGIR 0xf00u
+#define COUPLED__ARM_GICD_SGIR 0xf00u
 
 /**
  * struct coupled_arm_ipi - how the WFI strategy interrupts a core
@@ -266,12 +268,12 @@ struct coupled_adapter_slot {
  * @ag: the group's adapter state (coupled_group_adapter())
  *
  * Context: after coupled_group_init(), before any other core uses the group.
- * Return: 0, or COUPLED_ARM_EINVAL for a null @ag.
+ * Return: 0, or COUPLED_EINVAL for a null @ag.
  */
 static inline int coupled_arm_set_wfe(struct coupled_adapter_group *ag)
 {
 	if (!ag)
-		return COUPLED_ARM_EINVAL;
+		return COUPLED_EINVAL;
 	ag->strategy = COUPLED_ARM_WAIT_WFE;
 	return 0;
 }
@@ -286,7 +288,7 @@ static inline int coupled_arm_set_wfe(struct coupled_adapter_group *ag)
  * each participant's CPU interface with coupled_arm_set_gic_target().
  *
  * Context: after coupled_group_init(), before any other core uses the group.
- * Return: 0, or COUPLED_ARM_EINVAL for a null pointer, an SGI number above
+ * Return: 0, or COUPLED_EINVAL for a null pointer, an SGI number above
  * 15, or neither a send hook nor a distributor address; nothing changes on
  * error.
  */
@@ -295,7 +297,7 @@ static inline int coupled_arm_set_wfi_sgi(struct coupled_adapter_group *ag,
 {
 	if (!ag || !ipi || ipi->sgi_id > 15u ||
 	    (!ipi->send && ipi->gicd_base == 0u))
-		return COUPLED_ARM_EINVAL;
+		return COUPLED_EINVAL;
 	ag->ipi = *ipi;
 	ag->strategy = COUPLED_ARM_WAIT_WFI_SGI;
 	return 0;
@@ -307,13 +309,13 @@ static inline int coupled_arm_set_wfi_sgi(struct coupled_adapter_group *ag,
  * @cpu_interface: its CPU interface number, 0..7 (GICD_ITARGETSR numbering)
  *
  * Context: before the group is shared.
- * Return: 0, or COUPLED_ARM_EINVAL for a null @as or a number above 7.
+ * Return: 0, or COUPLED_EINVAL for a null @as or a number above 7.
  */
 static inline int coupled_arm_set_gic_target(struct coupled_adapter_slot *as,
 					     uint32_t cpu_interface)
 {
 	if (!as || cpu_interface > 7u)
-		return COUPLED_ARM_EINVAL;
+		return COUPLED_EINVAL;
 	as->gic_target = cpu_interface;
 	return 0;
 }
@@ -327,13 +329,13 @@ static inline int coupled_arm_set_gic_target(struct coupled_adapter_slot *as,
  * @arg: first argument of @fn
  *
  * Context: before the group is shared.
- * Return: 0, or COUPLED_ARM_EINVAL for a null @ag.
+ * Return: 0, or COUPLED_EINVAL for a null @ag.
  */
 static inline int coupled_arm_set_work_hook(struct coupled_adapter_group *ag,
 					    coupled_arm_work_fn fn, void *arg)
 {
 	if (!ag)
-		return COUPLED_ARM_EINVAL;
+		return COUPLED_EINVAL;
 	ag->work_pending = fn;
 	ag->work_arg = arg;
 	return 0;
@@ -508,7 +510,7 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 		ag->ipi.send(ag->ipi.arg, target_id);
 	} else {
 		volatile uint32_t *sgir = (volatile uint32_t *)(
-			ag->ipi.gicd_base + COUPLED_ARM_GICD_SGIR);
+			ag->ipi.gicd_base + COUPLED__ARM_GICD_SGIR);
 
 		/* TargetListFilter 0: the CPUs in the target list. */
 		*sgir = (1u << (16u + target->gic_target)) | ag->ipi.sgi_id;

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * coupled/atomic/cxx.h - the atomics back-end for C++: std::atomic
+ * (g++ rejects C's _Atomic below C++23).
+ *
+ * Selected by coupled/atomic.h, which states the contract every back-end
+ * meets; not to be included directly.
+ */
+#ifndef COUPLED_ATOMIC_CXX_H
+#define COUPLED_ATOMIC_CXX_H
+
+#ifndef COUPLED_ATOMIC_H
+#error "include <coupled/atomic.h>, which selects this back-end"
+#endif
+
+#include <atomic>
+#include <cstdint>
+
+typedef std::atomic<std::uint32_t> coupled_atomic_u32;
+typedef std::atomic<std::int32_t> coupled_atomic_i32;
+
+#define COUPLED_RELAXED std::memory_order_relaxed
+#define COUPLED_ACQUIRE std::memory_order_acquire
+#define COUPLED_RELEASE std::memory_order_release
+#define COUPLED_ACQ_REL std::memory_order_acq_rel
+#define COUPLED_SEQ_CST std::memory_order_seq_cst
+
+#define coupled_atomic_init(p, v) std::atomic_init((p), (v))
+#define coupled_load(p, mo) std::atomic_load_explicit((p), (mo))
+#define coupled_store(p, v, mo) std::atomic_store_explicit((p), (v), (mo))
+#define coupled_fetch_add(p, v, mo) \
+	(COUPLED_ATOMIC_ON_RMW(), std::atomic_fetch_add_explicit((p), (v), (mo)))
+#define coupled_fetch_sub(p, v, mo) \
+	(COUPLED_ATOMIC_ON_RMW(), std::atomic_fetch_sub_explicit((p), (v), (mo)))
+#define coupled_exchange(p, v, mo) \
+	(COUPLED_ATOMIC_ON_RMW(), std::atomic_exchange_explicit((p), (v), (mo)))
+/* Strong compare-and-swap; *expected is updated on failure. */
+#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                   \
+	(COUPLED_ATOMIC_ON_RMW(),                                           \
+	 std::atomic_compare_exchange_strong_explicit((p), (expected),      \
+						      (desired), (mo_ok),  \
+						      (mo_fail)))
+
+#endif /* COUPLED_ATOMIC_CXX_H */

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/* <linux/stddef.h> of the Relacy kernel stand-in: everything is in kshim_relacy.h. */
+#include "../kshim_relacy.h"
