@@ -70,9 +70,9 @@ static inline uint32_t coupled_word_ready(uint32_t w)
  * coupled_word_all_ready() - the value of the word when all are ready
  * @members: member count, at most COUPLED_MAX_MEMBERS
  *
- * Every member waiting and every member ready: members | members << 16.  The
- * operator is a bitwise OR; the 2012 seed spelled it "||", which makes the
- * value 1 and disables the guard in coupled_word_back_out_ready().
+ * Every member waiting and every member ready: members | members << 16, a
+ * bitwise OR (a logical one would make the value 1 and disable the guard in
+ * coupled_word_back_out_ready()).
  *
  * Return: the packed all-ready value.
  */

@@ -3,7 +3,7 @@
  * tests/model/coupled.pml - a SPIN (Promela) model of the coupled protocol.
  *
  * One process per participant runs the phases of coupled__run() in
- * include/coupled/coupled.h; every shared access of the header is one
+ * include/coupled/protocol.h; every shared access of the header is one
  * Promela step, and each step carries a comment naming the function (and
  * the operation) it models.  Purely local computation is folded into the
  * neighbouring step.
@@ -206,7 +206,7 @@ byte gi;                     /* loop index of ghost_form */
 #ifndef KERNEL_MODEL
 /* ======================= our protocol ======================= */
 
-/* coupled__decide, one slot: a pending poke means restart; the
+/* coupled__phase_decide, one slot: a pending poke means restart; the
  * parameter is the minimum request (coupled_reduce_min) */
 inline decide_slot(k)
 {
@@ -282,7 +282,7 @@ proctype participant(byte self)
 		/* the caller's request, drawn from 1..REQMAX */
 		req = 0;
 attempt:
-		/* coupled__run: coupled__handle_pokes (pokes older than this
+		/* coupled__phase_entry: coupled__handle_pokes (pokes older than this
 		 * attempt do not count), relaxed store of request */
 		atomic {
 			if
@@ -293,13 +293,13 @@ attempt:
 			handle_pokes(self, got); request[self] = req; got = 0
 		};
 #ifdef MEMBERSHIP
-		/* coupled__run: relaxed early-out load of prevent */
+		/* coupled__phase_entry: relaxed early-out load of prevent */
 		if
 		:: prevent -> goto call_over
 		:: else -> skip
 		fi;
 #endif
-		/* coupled__run: coupled_word_arrive_waiting (seq_cst RMW).
+		/* coupled__phase_entry: coupled_word_arrive_waiting (seq_cst RMW).
 		 * Without MEMBERSHIP the member count is constant, so its load
 		 * is folded in here. */
 		atomic {
@@ -311,13 +311,13 @@ attempt:
 		};
 #ifdef MEMBERSHIP
 #ifndef MUTANT_NO_PREVENT_RECHECK
-		/* coupled__run: seq_cst load of prevent */
+		/* coupled__phase_entry: seq_cst load of prevent */
 		if
 		:: prevent -> goto abort_waiting
 		:: else -> skip
 		fi;
 #endif
-		/* coupled__run: relaxed loads of member (ENOENT) and members */
+		/* coupled__phase_entry: relaxed loads of member (ENOENT) and members */
 		if
 		:: !member[self] -> goto abort_waiting
 		:: else -> n = members
@@ -325,7 +325,7 @@ attempt:
 #endif
 		if
 		:: w == n ->
-			/* coupled__run: last arriver, coupled__poke_members:
+			/* coupled__phase_entry: last arriver, coupled__poke_members:
 			 * one poke (release RMW) per step */
 			i = 1;
 			do
@@ -352,7 +352,7 @@ attempt:
 #endif
 
 waiting:
-		/* coupled__run phase 1: coupled__handle_pokes, then
+		/* coupled__phase_waiting: coupled__handle_pokes, then
 		 * coupled__abort_reason (phase 1; the abort is a choice of the
 		 * environment) */
 		atomic {
@@ -367,13 +367,13 @@ waiting:
 			:: !prevent -> skip
 			fi
 		};
-		/* coupled__run phase 1: relaxed load of counts */
+		/* coupled__phase_waiting: relaxed load of counts */
 		if
 		:: reason != 0 -> goto abort_waiting
 		:: reason == 0 && WAITING(word) == n && poked -> goto ready
 		:: else -> skip
 		fi;
-		/* coupled__run phase 1: coupled_adapter_wait (until poked, or
+		/* coupled__phase_waiting: coupled_adapter_wait (until poked, or
 		 * until work arrives: then the next poll aborts) */
 		if
 		:: poke_seq[self] != poke_handled[self] -> skip
@@ -386,7 +386,7 @@ waiting:
 		goto waiting;
 
 abort_waiting:
-		/* coupled__run: coupled_word_leave_waiting (release RMW), and
+		/* coupled__phase_waiting/_ready: coupled_word_leave_waiting (release RMW), and
 		 * return the abort */
 		atomic {
 			word = word - WAITING_ONE;
@@ -395,7 +395,7 @@ abort_waiting:
 		goto next_call;
 
 ready:
-		/* coupled__run: relaxed load of round_gen, then
+		/* coupled__phase_ready: relaxed load of round_gen, then
 		 * coupled_word_arrive_ready (acq_rel RMW): the caller whose
 		 * increment completes the word is the closer.  (Folded into one
 		 * step: no round is decided without this increment.) */
@@ -411,7 +411,7 @@ ready:
 		if
 		:: closer ->
 #ifdef MEMBERSHIP
-			/* coupled__decide: relaxed scan of member, poke_seq,
+			/* coupled__phase_decide: relaxed scan of member, poke_seq,
 			 * poke_handled and request, one slot per step (a
 			 * changer's poke may come in between) */
 			for (i : 0 .. N - 1) {
@@ -420,7 +420,7 @@ ready:
 				}
 			}
 #else
-			/* coupled__decide: relaxed scan of member, poke_seq,
+			/* coupled__phase_decide: relaxed scan of member, poke_seq,
 			 * poke_handled and request (one step: every member is
 			 * ready and spinning, nobody can poke) */
 			atomic {
@@ -432,11 +432,11 @@ ready:
 				pending = 0;
 #endif
 #ifdef MEMBERSHIP
-			/* coupled__decide: relaxed stores of round_param and
+			/* coupled__phase_decide: relaxed stores of round_param and
 			 * round_outcome, release store of round_gen */
 			atomic {
 #else
-				/* coupled__decide: then the relaxed stores of
+				/* coupled__phase_decide: then the relaxed stores of
 				 * round_param and round_outcome, release store of
 				 * round_gen (the same step) */
 #endif
@@ -452,7 +452,7 @@ ready:
 		fi;
 
 ready_spin:
-		/* coupled__run ready loop: acquire load of round_gen; else
+		/* coupled__phase_ready loop: acquire load of round_gen; else
 		 * coupled__abort_reason (phase 2) and the relaxed load of counts */
 		if
 		:: round_gen != gen -> goto decided
@@ -462,7 +462,7 @@ ready_spin:
 		fi;
 
 back_out:
-		/* coupled__run: coupled_word_back_out_ready (CAS loop that
+		/* coupled__phase_ready: coupled_word_back_out_ready (CAS loop that
 		 * refuses at the all-ready value) */
 		atomic {
 #ifdef MUTANT_NO_GUARD
@@ -481,7 +481,7 @@ back_out:
 		fi;
 
 decided:
-		/* coupled__run: relaxed load of round_outcome, release store of
+		/* coupled__phase_action: relaxed load of round_outcome, release store of
 		 * ack (none with MUTANT_NO_GATE); on commit the relaxed load of
 		 * round_param and the action, in the same step (nobody passes
 		 * the exit wait before this member's done) */
@@ -503,16 +503,16 @@ decided:
 		};
 
 #ifndef MUTANT_NO_GATE
-		/* coupled__exit */
+		/* coupled__phase_exit */
 		if
 		:: closer ->
-			/* coupled__exit: closer's acquire scan of every ack, then
+			/* coupled__phase_exit: closer's acquire scan of every ack, then
 			 * the release store of exit_gate */
 			atomic {
 				ALL_ACKED(gen) -> exit_gate = gen
 			}
 		:: else ->
-			/* coupled__exit: acquire wait for exit_gate */
+			/* coupled__phase_exit: acquire wait for exit_gate */
 			(exit_gate == gen)
 		fi;
 #endif
@@ -525,10 +525,10 @@ decided:
 		word = word - READY_ONE;
 		word = word - WAITING_ONE;
 #else
-		/* coupled__exit: coupled_word_done (one release RMW) */
+		/* coupled__phase_exit: coupled_word_done (one release RMW) */
 		word = word - (WAITING_ONE + READY_ONE);
 #endif
-		/* coupled__exit: acquire wait until the ready half is 0; then
+		/* coupled__phase_exit: acquire wait until the ready half is 0; then
 		 * the round is over for this member: all or none acted */
 		atomic {
 #ifndef MUTANT_NO_EXIT_WAIT
