@@ -541,8 +541,9 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 			       void *ctx, const struct coupled_abort_opts *opts)
 {
 	struct coupled_slot *s = &g->slots[self];
-	uint32_t n, gen, outcome;
-	bool poked, closer;
+	/* Set by the phases before any use; initialised for the compilers. */
+	uint32_t n = 0, gen = 0, outcome;
+	bool poked = false, closer = false;
 	int ret;
 
 	for (;;) {
