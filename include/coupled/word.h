@@ -28,10 +28,8 @@
 #ifndef COUPLED_WORD_H
 #define COUPLED_WORD_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
 #include "atomic.h"
+#include "types.h"
 
 /** Bits of the waiting half; the ready half starts here. */
 #define COUPLED_WAITING_BITS 16u
