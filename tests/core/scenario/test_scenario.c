@@ -921,21 +921,9 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } scenarios[] = {
-	{ "all_commit", scenario_all_commit },
-	{ "max_wins", scenario_max_wins },
-	{ "abort_phase1", scenario_abort_phase1 },
-	{ "abort_phase2", scenario_abort_phase2 },
-	{ "wait_for_poke", scenario_wait_for_poke },
-	{ "lost_poke_restart", scenario_lost_poke_restart },
-	{ "irrevocable_commit", scenario_irrevocable_commit },
-	{ "late_back_out", scenario_late_back_out },
-	{ "join_while_waiting", scenario_join_while_waiting },
-	{ "leave_while_waiting", scenario_leave_while_waiting },
-	{ "leave_racing_entry", scenario_leave_racing_entry },
-	{ "vote_abort", scenario_vote_abort },
-	{ "wrap_first_join", scenario_wrap_first_join },
-	{ "wrap_rejoin", scenario_wrap_rejoin },
-	{ "attempts_count", scenario_attempts_count },
+#define SCENARIO(name) { #name, scenario_##name },
+#include "scenarios.def"
+#undef SCENARIO
 };
 
 int main(int argc, char **argv)

@@ -21,6 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 model=$here/coupled.pml
 
 # name | macros | mode (safety/liveness) | expectation (pass, assert:TEXT, end, cycle)
+# (CMakeLists.txt here declares one ctest per line of this table.)
 checks='
 safety_3|-DN=3 -DROUNDS=2 -DABORTS=2|safety|pass
 safety_4|-DN=4 -DROUNDS=2 -DABORTS=1 -DRANDOM_REQS=2|safety|pass

@@ -74,17 +74,11 @@ namespace {
 
 /* --- scenarios ------------------------------------------------------------ */
 
+/* The scenarios: relacy_scenarios.def, also read by CMakeLists.txt. */
 enum scenario {
-	SC_COMMIT,      /* plain rounds, cross-round data checks */
-	SC_ABORT1,      /* work raised before/while the last one waits */
-	SC_ABORT2,      /* should_abort fires once counted as ready */
-	SC_RETRY,       /* one is ready when another aborts: back out, retry */
-	SC_RESTART,     /* forced stale poke at all-ready: restart, commit */
-	SC_CHURN,       /* a third party removes and re-adds the last member */
-	SC_SELF_CHURN,  /* the last member leaves and rejoins by itself */
-	SC_BARRIER,     /* barrier and votes inside the action */
-	SC_PUBLISH,     /* membership queries publish the joiner's writes */
-	SC_WRAP_JOIN,   /* a never-member joins at the generation wrap */
+#define SCENARIO(id, name, extra, rounds, what) id,
+#include "relacy_scenarios.def"
+#undef SCENARIO
 	SC_COUNT
 };
 
@@ -96,27 +90,9 @@ struct scenario_info {
 };
 
 const scenario_info scenarios[SC_COUNT] = {
-	{ "commit", 0, 2, "two rounds commit; actions ordered across rounds" },
-	{ "abort_phase1", 0, 1,
-	  "work raised for the last participant before/while it waits" },
-	{ "abort_phase2", 0, 1,
-	  "should_abort fires once the participant counts as ready" },
-	{ "retry", 0, 1,
-	  "work raised while participant 0 is ready: back out and retry" },
-	{ "lost_poke_restart", 0, 1,
-	  "a poke pending at all-ready forces a restart, then a commit" },
-	{ "churn", 1, 1,
-	  "a changer thread removes and re-adds the last participant" },
-	{ "self_churn", 0, 1,
-	  "the last participant leaves and rejoins between its calls" },
-	{ "barrier_vote", 0, 2,
-	  "coupled_barrier() orders data; coupled_vote() agrees" },
-	{ "publish", 0, 0,
-	  "seeing a new member (coupled_is_member(), coupled_group_members())"
-	  " means seeing what the joiner wrote before coupled_join()" },
-	{ "wrap_join", 0, 1,
-	  "at generation UINT32_MAX the last participant, never a member"
-	  " (ack 0), joins: its first round lands on generation 0" },
+#define SCENARIO(id, name, extra, rounds, what) { #name, extra, rounds, what },
+#include "relacy_scenarios.def"
+#undef SCENARIO
 };
 
 /* Coverage of the interesting paths over a whole simulation. */
