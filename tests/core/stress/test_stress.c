@@ -21,16 +21,15 @@
  * (coupled_group_set_generation()), e.g. close to 2^32 so that the run
  * crosses the wrap.
  *
- * Every committed round is logged by generation.  At the end each logged
- * round must have been run by exactly its members (each once), all with the
- * same parameter, equal to the minimum of their requests, and the same vote
- * outcome where a vote was held; every thread ran the action exactly as
- * often as its calls returned COUPLED_COMMITTED.  Exit status 0 only if all
- * of that holds.
+ * Every committed round is recorded by generation in the per-round oracle
+ * (oracle.h).  At the end each recorded round must have been run by exactly
+ * its members (each once), all with the same parameter, equal to the
+ * minimum of their requests, and the same vote outcome where a vote was
+ * held; every thread ran the action exactly as often as its calls returned
+ * COUPLED_COMMITTED.  Exit status 0 only if all of that holds.
  */
 #include "coupled/coupled.h"
 
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,17 +37,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "oracle.h"
 
 #define MAX_THREADS 64
-
-struct round_rec {
-	atomic_uint count;        /* actions run in this round */
-	atomic_ullong mask;       /* which participants ran it */
-	atomic_int param;         /* the parameter they saw (-1: none yet) */
-	atomic_int min_request;   /* minimum of their requests */
-	atomic_uint members;      /* the member count they saw */
-	atomic_int vote;          /* the vote outcome they saw (-1: none) */
-};
+_Static_assert(MAX_THREADS <= ORACLE_MAX_MEMBERS,
+	       "the oracle's record holds every thread");
 
 struct worker {
 	pthread_t thread;
@@ -68,7 +61,7 @@ struct worker {
 static struct coupled_group group;
 static struct coupled_slot slots[MAX_THREADS];
 static struct worker workers[MAX_THREADS];
-static struct round_rec *log_rounds;
+static struct oracle_round *log_rounds; /* one record per generation */
 static uint32_t log_size;
 static uint32_t target_rounds = 20000;
 static uint32_t start_gen; /* the generation the group starts at */
@@ -100,26 +93,12 @@ static bool caller_abort(void *arg, uint32_t self)
 	return false;
 }
 
-static void set_once_int(atomic_int *field, int value, const char *what,
-			 uint32_t gen)
-{
-	int expected = -1;
-
-	if (!atomic_compare_exchange_strong(field, &expected, value) &&
-	    expected != value) {
-		fprintf(stderr, "round %u: %s %d != %d\n", (unsigned)gen, what,
-			value, expected);
-		exit(1);
-	}
-}
-
 static void action(const struct coupled_round *r, void *ctx)
 {
 	struct worker *w = (struct worker *)ctx;
-	struct round_rec *rec;
-	unsigned long long bit = 1ull << r->self;
+	struct oracle_round *rec;
+	struct oracle_failure f;
 	uint32_t idx;
-	int min;
 
 	/* Rounds counted from the start generation, across the wrap. */
 	idx = r->generation - start_gen;
@@ -131,20 +110,12 @@ static void action(const struct coupled_round *r, void *ctx)
 	CHECK_EQ(r->self, w->id);
 	rec = &log_rounds[idx];
 	w->actions++;
-	if (atomic_fetch_or(&rec->mask, bit) & bit) {
-		fprintf(stderr, "round %u: participant %u ran twice\n",
-			(unsigned)r->generation, (unsigned)r->self);
+	if (oracle_record(rec, r, w->request, NULL, &f) != 0) {
+		fprintf(stderr, "round %u: participant %u: %s (%ld, %ld)\n",
+			(unsigned)r->generation, (unsigned)r->self, f.what,
+			f.a, f.b);
 		exit(1);
 	}
-	atomic_fetch_add(&rec->count, 1u);
-	set_once_int(&rec->param, r->param, "param", r->generation);
-	set_once_int((atomic_int *)&rec->members, (int)r->members, "members",
-		     r->generation);
-	min = atomic_load(&rec->min_request);
-	while (w->request < min &&
-	       !atomic_compare_exchange_weak(&rec->min_request, &min,
-					     w->request))
-		;
 	/* Every 8th round: a barrier and a vote inside the action. */
 	if (r->generation % 8 == 0) {
 		int v;
@@ -152,7 +123,7 @@ static void action(const struct coupled_round *r, void *ctx)
 		CHECK_EQ(coupled_barrier(r), 0);
 		v = coupled_vote(r, rnd(w, 4) == 0);
 		CHECK(v == 0 || v == 1);
-		set_once_int(&rec->vote, v, "vote", r->generation);
+		oracle_vote(rec, v);
 	}
 	if (idx >= target_rounds)
 		atomic_store(&stop, 1);
@@ -294,17 +265,6 @@ static void *changer_main(void *arg)
 	return NULL;
 }
 
-static int popcount64(unsigned long long v)
-{
-	int n = 0;
-
-	while (v) {
-		v &= v - 1;
-		n++;
-	}
-	return n;
-}
-
 static void usage(void)
 {
 	fprintf(stderr, "usage: test_stress [--threads N] [--rounds R] "
@@ -369,16 +329,10 @@ int main(int argc, char **argv)
 		usage();
 
 	log_size = target_rounds + 1024u;
-	log_rounds = (struct round_rec *)calloc(log_size, sizeof(*log_rounds));
+	log_rounds = (struct oracle_round *)calloc(log_size, sizeof(*log_rounds));
 	CHECK(log_rounds != NULL);
-	for (g = 0; g < log_size; g++) {
-		atomic_init(&log_rounds[g].count, 0u);
-		atomic_init(&log_rounds[g].mask, 0ull);
-		atomic_init(&log_rounds[g].param, -1);
-		atomic_init(&log_rounds[g].min_request, INT_MAX);
-		atomic_init(&log_rounds[g].members, UINT_MAX);
-		atomic_init(&log_rounds[g].vote, -1);
-	}
+	for (g = 0; g < log_size; g++)
+		oracle_init(&log_rounds[g]);
 	CHECK_EQ(coupled_group_init(&group, slots, nthreads, nthreads, NULL),
 		 0);
 	CHECK_EQ(coupled_group_set_generation(&group, start_gen), 0);
@@ -410,27 +364,23 @@ int main(int argc, char **argv)
 	if (changer)
 		CHECK(pthread_join(changer_thread, NULL) == 0);
 
-	/* Every logged round: run once by each of its members, all agreed. */
+	/*
+	 * Every recorded round: run once by each of its members, all agreed,
+	 * the parameter the minimum of their requests (the joins ordered
+	 * every record before these checks).
+	 */
 	for (g = 0; g < log_size; g++) {
-		struct round_rec *rec = &log_rounds[g];
-		unsigned n = atomic_load(&rec->count);
+		struct oracle_round *rec = &log_rounds[g];
+		struct oracle_failure f;
+		uint32_t n = oracle_actions(rec);
 
 		if (!n)
 			continue;
 		committed++;
 		actions += n;
-		if (n != atomic_load(&rec->members) ||
-		    popcount64(atomic_load(&rec->mask)) != (int)n) {
-			fprintf(stderr,
-				"round %u: %u actions, %u members, mask %llx\n",
-				(unsigned)g, n, atomic_load(&rec->members),
-				(unsigned long long)atomic_load(&rec->mask));
-			return 1;
-		}
-		if (atomic_load(&rec->param) != atomic_load(&rec->min_request)) {
-			fprintf(stderr, "round %u: param %d, min request %d\n",
-				(unsigned)g, atomic_load(&rec->param),
-				atomic_load(&rec->min_request));
+		if (oracle_check(rec, coupled_reduce_min, &f) != 0) {
+			fprintf(stderr, "round %u: %s (%ld, %ld)\n",
+				(unsigned)(start_gen + g), f.what, f.a, f.b);
 			return 1;
 		}
 	}

@@ -6,11 +6,12 @@
  * Each call picks a random request and, at random, arms an abort: pending
  * work (the adapter's work hook) or the caller's own check, each firing
  * after a random number of polls.  Every committed round is checked inside
- * its action: each member records itself in the round's record, then a
- * vote (a barrier inside) lets every member see everyone's record; each
- * member then checks that exactly the round's members ran it, once each,
- * that the parameter is the minimum of their requests, and that everyone
- * got the same vote; a last barrier lets the record be cleared.
+ * its action by the per-round oracle (oracle.h): each member records itself
+ * in the round's record, votes (a barrier inside) and records the vote's
+ * outcome; after a last barrier each member checks that exactly the
+ * round's members ran it, once each, that the parameter is the minimum of
+ * their requests, and that everyone got the same vote; the last member to
+ * finish its checks clears the record.
  * The last core leaves the group three times during the run and rejoins
  * after the others committed TORTURE_ABSENT rounds without it.  Every
  * 1024th round, each member tries to leave from inside the action, which
@@ -46,6 +47,7 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 		 : (void)0)
 
 #include "coupled/coupled.h"
+#include "oracle.h"
 
 #ifndef TORTURE_ROUNDS
 #define TORTURE_ROUNDS 100000u
@@ -92,18 +94,6 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #define APP_SEV() __asm__ __volatile__("dsb sy\n\tsev" ::: "memory")
 #endif
 
-/* INT_MAX without <limits.h>: the images see the compiler's own headers
- * only, and gcc's limits.h goes on to the C library's. */
-#define TORTURE_INT_MAX ((int)(~0u >> 1))
-
-struct round_rec {
-	atomic_uint count;      /* members that ran the action */
-	atomic_uint mask;       /* which members ran it */
-	atomic_int min_request; /* the smallest of their requests */
-	atomic_int vote;        /* the vote outcome (-1: not yet) */
-	atomic_uint index;      /* committed-round number, set by the first */
-};
-
 struct core {
 	uint32_t id;
 	uint64_t rng;
@@ -121,7 +111,8 @@ struct core {
 static struct coupled_group group;
 static struct coupled_slot slots[BOARD_MAX_CPUS];
 static struct core cores[BOARD_MAX_CPUS];
-static struct round_rec the_round = { 0, 0, TORTURE_INT_MAX, -1, 0 };
+static struct oracle_round the_round; /* the round in flight */
+static atomic_uint round_index; /* committed-round number, set by the first */
 static atomic_uint rounds_done;   /* committed rounds so far */
 static atomic_uint actions_total; /* sum of the members of every round */
 static atomic_uint started, finished;
@@ -175,15 +166,6 @@ static uint32_t rnd(struct core *c, uint32_t bound)
 	return (uint32_t)((c->rng * 2685821657736338717ull) >> 33) % bound;
 }
 
-static uint32_t popcount32(uint32_t v)
-{
-	uint32_t n = 0;
-
-	for (; v; v &= v - 1u)
-		n++;
-	return n;
-}
-
 /* An armed abort fires once its poll count has run out. */
 static bool fires(bool armed, uint32_t *polls)
 {
@@ -220,90 +202,63 @@ void board_on_irq(uint32_t cpu, uint32_t irq_id)
 					  memory_order_relaxed);
 }
 
-static void set_once(atomic_int *field, int value, uint32_t cpu,
-		     const char *what)
+/* A failed oracle check: the verdict line names it, with its two values. */
+static __attribute__((noreturn)) void round_failed(uint32_t cpu,
+						    const struct oracle_failure *f)
 {
-	int expected = -1;
-
-	/* relaxed: the vote barrier before and after orders it. */
-	if (!atomic_compare_exchange_strong_explicit(field, &expected, value,
-						     memory_order_relaxed,
-						     memory_order_relaxed) &&
-	    expected != value)
-		fail(cpu, what, (uint64_t)value, (uint64_t)expected);
-}
-
-static void rec_reset(struct round_rec *rec)
-{
-	atomic_store_explicit(&rec->count, 0u, memory_order_relaxed);
-	atomic_store_explicit(&rec->mask, 0u, memory_order_relaxed);
-	atomic_store_explicit(&rec->min_request, TORTURE_INT_MAX, memory_order_relaxed);
-	atomic_store_explicit(&rec->vote, -1, memory_order_relaxed);
+	fail(cpu, f->what, (uint64_t)f->a, (uint64_t)f->b);
 }
 
 /*
- * The action: record, vote (a barrier), check, barrier, clear.  The atomics
- * are relaxed: the vote's barrier (acq_rel arrival, release flip, acquire
- * wait) orders every record before every check, the last barrier every
- * check before every clear, and the next round commits only after every
- * member of this one has exited (the word's release/acquire), or after a
- * membership change drained it.  Every member clears: the same values.
+ * The action: record, vote (a barrier), record the vote, barrier, check,
+ * the last one clears.  The record's atomics are relaxed (oracle.h): the
+ * last barrier (acq_rel arrival, release flip, acquire wait) orders every
+ * member's record and vote before every check, oracle_done() every check
+ * before the clear, and the next round commits only after every member of
+ * this one has exited (the word's release/acquire), or after a membership
+ * change drained it.
  */
 static void action(const struct coupled_round *r, void *ctx)
 {
 	struct core *c = (struct core *)ctx;
-	struct round_rec *rec = &the_round;
-	uint32_t bit = 1u << r->self;
-	uint32_t n, mask, idx;
-	int min, v;
+	struct oracle_round *rec = &the_round;
+	struct oracle_failure f;
+	uint32_t order, idx;
+	int v;
 	bool want;
 
 	if (r->self != c->id || r->members == 0 || r->members > ncpus)
 		fail(c->id, "bad round", r->self, r->members);
 
-	if (atomic_fetch_or_explicit(&rec->mask, bit, memory_order_relaxed) &
-	    bit)
-		fail(c->id, "ran a round twice", r->generation, 0);
-	if (atomic_fetch_add_explicit(&rec->count, 1u, memory_order_relaxed) ==
-	    0u) {
-		/* The first one numbers the round. */
+	if (oracle_record(rec, r, c->request, &order, &f) != 0)
+		round_failed(c->id, &f);
+	if (order == 0u) {
+		/*
+		 * The first one numbers the round.  relaxed, all three: the
+		 * vote's barrier below orders the index before the others
+		 * read it; the two counts are read after the finish.
+		 */
 		atomic_store_explicit(
-			&rec->index,
+			&round_index,
 			atomic_fetch_add_explicit(&rounds_done, 1u,
 						  memory_order_relaxed),
 			memory_order_relaxed);
 		atomic_fetch_add_explicit(&actions_total, r->members,
 					  memory_order_relaxed);
 	}
-	min = atomic_load_explicit(&rec->min_request, memory_order_relaxed);
-	while (c->request < min &&
-	       !atomic_compare_exchange_weak_explicit(
-		       &rec->min_request, &min, c->request,
-		       memory_order_relaxed, memory_order_relaxed))
-		;
 	c->actions++;
 
 	want = rnd(c, 16) == 0;
 	v = coupled_vote(r, want);
 	if (v != 0 && v != 1)
 		fail(c->id, "vote refused", (uint64_t)v, 0);
-
-	n = atomic_load_explicit(&rec->count, memory_order_relaxed);
-	mask = atomic_load_explicit(&rec->mask, memory_order_relaxed);
-	if (n != r->members || popcount32(mask) != r->members)
-		fail(c->id, "members that ran != round members", n, r->members);
-	if (atomic_load_explicit(&rec->min_request, memory_order_relaxed) !=
-	    r->param)
-		fail(c->id, "param is not the minimum request",
-		     (uint64_t)r->param,
-		     (uint64_t)atomic_load_explicit(&rec->min_request,
-						    memory_order_relaxed));
 	if (want && v != 1)
 		fail(c->id, "own abort vote lost", r->generation, 0);
-	set_once(&rec->vote, v, c->id, "vote differs");
+	oracle_vote(rec, v);
 	if (v)
 		c->vote_aborts++;
-	idx = atomic_load_explicit(&rec->index, memory_order_relaxed);
+	/* relaxed: ordered by the vote's barrier (above). */
+	idx = atomic_load_explicit(&round_index, memory_order_relaxed);
 	c->last_index = idx;
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	/* Leaving from inside the action would wait for itself: refused. */
@@ -315,7 +270,10 @@ static void action(const struct coupled_round *r, void *ctx)
 	c->stop = idx + 1u >= TORTURE_ROUNDS;
 	if (coupled_barrier(r) != 0)
 		fail(c->id, "barrier refused", r->generation, 0);
-	rec_reset(rec);
+	if (oracle_check(rec, coupled_reduce_min, &f) != 0)
+		round_failed(c->id, &f);
+	if (oracle_done(rec, r))
+		oracle_reset(rec);
 }
 
 /* The leaving core: leave now, come back after TORTURE_ABSENT rounds. */
@@ -462,6 +420,7 @@ void app_main(uint32_t cpu)
 
 		seed = TORTURE_SEED ? TORTURE_SEED : board_counter();
 		ncpus = board_cpu_count();
+		oracle_init(&the_round); /* published by "started" below */
 		if (ncpus == 0 || ncpus > BOARD_MAX_CPUS)
 			fail(0, "bad cpu count", ncpus, BOARD_MAX_CPUS);
 		if (coupled_group_init(&group, slots, ncpus, ncpus, NULL) != 0)

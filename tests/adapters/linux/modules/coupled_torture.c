@@ -11,12 +11,13 @@
  * a cpuhp state makes each CPU join the group when it comes online and leave
  * it when it goes offline.
  *
- * Every committed round is checked inside its action: each member records
- * its request in the round's record and arrives at a barrier; then every
- * member checks that exactly the current members ran the action, once each,
- * and that the round's parameter is the minimum of their requests; every
- * eighth round also holds a vote and checks that all members saw the same
- * outcome.  At the end each CPU must have run the action exactly as often as
+ * Every committed round is checked inside its action by the per-round
+ * oracle (oracle.h): each member records itself and its request in the
+ * round's record and arrives at a barrier (every eighth round also holds a
+ * vote, records its outcome and arrives at another); then every member
+ * checks that the round's members ran the action, once each, that they are
+ * exactly the current members, that the round's parameter is the minimum
+ * of their requests and that all members saw the same vote outcome.  At the end each CPU must have run the action exactly as often as
  * its calls returned COUPLED_COMMITTED, and every hotplug operation must
  * have left the membership matching the CPU's state.
  *
@@ -49,6 +50,7 @@
 
 #define COUPLED_STATS 1
 #include "coupled/coupled.h"
+#include "oracle.h"
 
 static unsigned long rounds = 100000;
 module_param(rounds, ulong, 0444);
@@ -69,17 +71,10 @@ static bool wrong_reduce;
 module_param(wrong_reduce, bool, 0444);
 MODULE_PARM_DESC(wrong_reduce, "test of the test: reduce with max (must FAIL)");
 
-#define MAX_IDS 32u     /* the round record keeps members in a 32-bit mask */
+#define MAX_IDS 32u     /* the action collects members in a 32-bit mask */
 #define RING 4u         /* round records, indexed by generation */
 #define BATCH 64u       /* calls per thread_fn invocation */
 #define REQUESTS 8u     /* requests are 0..REQUESTS-1 */
-
-struct round_rec {
-	atomic_t count;
-	atomic_t mask;
-	int req[MAX_IDS];
-	int vote[MAX_IDS];
-};
 
 struct worker {
 	struct rnd_state rng;
@@ -94,7 +89,7 @@ struct worker {
 static struct coupled_group grp;
 static struct coupled_slot *slots;
 static struct worker *workers;
-static struct round_rec ring[RING];
+static struct oracle_round ring[RING];
 static atomic_long_t committed = ATOMIC_LONG_INIT(0);
 static atomic_long_t full_rounds = ATOMIC_LONG_INIT(0); /* all CPUs in it */
 static unsigned int nr_possible;
@@ -143,52 +138,42 @@ static void finish(void)
 static void torture_action(const struct coupled_round *r, void *ctx)
 {
 	struct worker *w = ctx;
-	struct round_rec *rec = &ring[r->generation % RING];
-	u32 mask, expect = 0, i;
-	int lo = INT_MAX, lowest;
+	struct oracle_round *rec = &ring[r->generation % RING];
+	struct oracle_failure f;
+	u32 mask = 0, expect = 0, i;
+	int lowest;
 
 	w->actions++;
 	/* Serial-number order: generations wrap at 2^32. */
 	if ((s32)(r->generation - w->last_gen) <= 0)
 		fail("generation not increasing", r->generation, w->last_gen);
 	w->last_gen = r->generation;
-	WRITE_ONCE(rec->req[r->self], w->request);
-	atomic_or(BIT(r->self), &rec->mask);
-	atomic_inc(&rec->count);
-	/* The barrier's acq_rel increment publishes the writes above. */
+	if (oracle_record(rec, r, w->request, NULL, &f))
+		fail(f.what, f.a, f.b);
+	/* The barrier's acq_rel increment publishes the record above. */
 	coupled_barrier(r);
-
-	mask = (u32)atomic_read(&rec->mask);
-	if ((u32)atomic_read(&rec->count) != r->members)
-		fail("action count != members", atomic_read(&rec->count),
-		     r->members);
-	for (i = 0; i < grp.capacity; i++)
-		if (coupled_is_member(&grp, i))
-			expect |= BIT(i);
-	if (mask != expect)
-		fail("round ran by a set other than the members", mask, expect);
-	for (i = 0; i < MAX_IDS; i++)
-		if (mask & BIT(i))
-			lo = min(lo, READ_ONCE(rec->req[i]));
-	if (r->param != lo)
-		fail("param != minimum of the requests", r->param, lo);
-
 	if ((r->generation & 7u) == 0) {
 		int v = coupled_vote(r, prandom_u32_state(&w->rng) % 4 == 0);
 
-		WRITE_ONCE(rec->vote[r->self], v);
+		oracle_vote(rec, v);
 		coupled_barrier(r);
-		for (i = 0; i < MAX_IDS; i++)
-			if ((mask & BIT(i)) && READ_ONCE(rec->vote[i]) != v)
-				fail("members saw different votes", v,
-				     READ_ONCE(rec->vote[i]));
 	}
+
+	if (oracle_check(rec, coupled_reduce_min, &f))
+		fail(f.what, f.a, f.b);
+	for (i = 0; i < grp.capacity; i++) {
+		if (coupled_is_member(&grp, i))
+			expect |= BIT(i);
+		if (oracle_ran(rec, i))
+			mask |= BIT(i);
+	}
+	if (mask != expect)
+		fail("round ran by a set other than the members", mask, expect);
 	/* Nobody reads the record after this barrier. */
 	coupled_barrier(r);
 	lowest = mask ? __ffs(mask) : -1;
 	if (lowest == (int)r->self) {
-		atomic_set(&rec->count, 0);
-		atomic_set(&rec->mask, 0);
+		oracle_reset(rec);
 		if (r->members == nr_possible)
 			atomic_long_inc(&full_rounds);
 		if (atomic_long_inc_return(&committed) >= (long)rounds)
@@ -449,6 +434,9 @@ static int __init coupled_torture_init(void)
 		prandom_seed_state(&workers[cpu].rng, 0xc0ff1eULL + cpu);
 		workers[cpu].last_gen = start_gen;
 	}
+	/* Published to the threads by their creation below. */
+	for (r = 0; r < RING; r++)
+		oracle_init(&ring[r]);
 
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "coupled/torture:online",
 				torture_cpu_online, torture_cpu_offline);
