@@ -31,7 +31,7 @@ run_demo() {
 
 	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release
 	cmake --build "$dir" --target coupled_demo -j2
-	exe=$dir/tests/demo/coupled_demo
+	exe=$dir/examples/demo/coupled_demo
 	if [[ ! -x $exe ]]; then
 		# Wherever the build tree put it.
 		exe=$(find "$dir" -type f -name coupled_demo -perm -u+x -print -quit)

@@ -514,7 +514,7 @@ def main():
       "against the spin adapter and checks it refers to no outside symbol); "
       "the caller injects the clock, the way to run N contexts, the output "
       "and the wait-strategy choice.  `bench_harness` is the hosted driver "
-      "(pthreads, `clock_gettime`); `tests/arm/bench/bench_image.c` runs it "
+      "(pthreads, `clock_gettime`); `bench/arm/bench_image.c` runs it "
       "on bare metal (the generic timer as clock, the cores as contexts, "
       "JSON over the UART; docs/baremetal-arm.md).  It writes Google Benchmark's JSON "
       "schema under the same names, so `compare.py benchmarks harness.json "

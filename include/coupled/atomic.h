@@ -22,7 +22,7 @@
  * coupled/atomic/:
  *
  *   relacy.h  COUPLED_ATOMIC_RELACY defined: Relacy's rl::atomic (the
- *             relaxed-memory model checks of tests/relacy/)
+ *             relaxed-memory model checks of tests/verify/relacy/)
  *   linux.h   __KERNEL__ defined: the kernel's atomic_t and barriers
  *   cxx.h     compiled as C++: std::atomic (g++ rejects C's _Atomic below
  *             C++23)

@@ -5,7 +5,7 @@
  * operation maps onto a kernel atomic of equal or stronger order, so that a
  * kernel build never includes <stdatomic.h>.  Each line of the mapping says
  * why the kernel primitive gives at least the named C11 order; the
- * relaxed-memory check of the mapping is tests/relacy/relacy_linux.cpp,
+ * relaxed-memory check of the mapping is tests/verify/relacy/relacy_linux.cpp,
  * which compiles this file against a user-space stand-in of the kernel.
  *
  * Selected by coupled/atomic.h when __KERNEL__ is defined; not to be
@@ -51,7 +51,7 @@ typedef struct {
 /*
  * C++ has no _Generic; overloads do the same.  Only for the relaxed-memory
  * check of this file on a user-space stand-in of the kernel
- * (tests/relacy/relacy_linux.cpp): kernel code is C.
+ * (tests/verify/relacy/relacy_linux.cpp): kernel code is C.
  */
 static inline uint32_t coupled__atomic_linux_cast(const coupled_atomic_u32 *p,
 						  int x)
@@ -127,7 +127,7 @@ static __always_inline void coupled__atomic_linux_store(atomic_t *v, int i,
 		 * leading-fence mapping every seq_cst load and every fully
 		 * ordered RMW starts with its own smp_mb(), which orders this
 		 * store before it (the relaxed-memory check of this mapping,
-		 * tests/relacy/relacy_linux.cpp, finds either barrier
+		 * tests/verify/relacy/relacy_linux.cpp, finds either barrier
 		 * redundant given the other).
 		 */
 		smp_mb();

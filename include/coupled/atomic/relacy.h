@@ -3,7 +3,7 @@
  * coupled/atomic/relacy.h - the atomics back-end for model checking: the
  * layer mapped onto the Relacy race detector's rl::atomic, so that the real
  * core and the real adapters run under the C++ relaxed memory model
- * (tests/relacy/).
+ * (tests/verify/relacy/).
  *
  * Selected by coupled/atomic.h when COUPLED_ATOMIC_RELACY is defined; not to
  * be included directly.  Include <relacy/relacy.hpp> first.  Every operation

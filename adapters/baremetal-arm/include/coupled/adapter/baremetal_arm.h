@@ -46,7 +46,7 @@
  * deadline) but yields and returns.
  *
  * The instructions are macros a host test may replace with a model
- * (tests/arm/event_model/): COUPLED_ARM_WFE, _SEV, _WFI, _DSB, _YIELD,
+ * (tests/adapters/baremetal-arm/event_model/): COUPLED_ARM_WFE, _SEV, _WFI, _DSB, _YIELD,
  * _IRQ_SAVE, _IRQ_RESTORE, _COUNTER.  Define COUPLED_ARM_INSTRUCTIONS_PROVIDED
  * after defining all of them to build this header on a non-ARM host.
  * COUPLED_ARM_CPU_ID() names the calling core (default on the A profile:

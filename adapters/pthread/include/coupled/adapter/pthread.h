@@ -314,7 +314,7 @@ static inline uint32_t coupled_adapter_wait_prepare(
 #if COUPLED_PTHREAD_HAVE_FUTEX
 /*
  * The two futex(2) operations, as macros that a checker may replace with a
- * model before including this file (tests/relacy/relacy_pthread.cpp does):
+ * model before including this file (tests/verify/relacy/relacy_pthread.cpp does):
  * sleep while *@word equals @val, at most for the relative @timeout (NULL:
  * no limit); wake one sleeper of @word.
  */

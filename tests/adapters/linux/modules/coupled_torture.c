@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: MIT OR GPL-2.0-only
+/*
+ * coupled_torture.c - torture test of the coupled rendezvous in a kernel.
+ *
+ * In the spirit of locktorture: one per-CPU kthread (smpboot, so it parks
+ * while its CPU is offline) enters one shared group over and over, each time
+ * with interrupts disabled as cpuidle would, with a random request and, at
+ * the given rate, a caller abort that fires after a random number of polls.
+ * The adapter's real abort sources (need_resched(), membership changes) add
+ * their own.  A separate kthread takes random CPUs offline and online again;
+ * a cpuhp state makes each CPU join the group when it comes online and leave
+ * it when it goes offline.
+ *
+ * Every committed round is checked inside its action by the per-round
+ * oracle (oracle.h): each member records itself and its request in the
+ * round's record and arrives at a barrier (every eighth round also holds a
+ * vote, records its outcome and arrives at another); then every member
+ * checks that the round's members ran the action, once each, that they are
+ * exactly the current members, that the round's parameter is the minimum
+ * of their requests and that all members saw the same vote outcome.  At the end each CPU must have run the action exactly as often as
+ * its calls returned COUPLED_COMMITTED, and every hotplug operation must
+ * have left the membership matching the CPU's state.
+ *
+ * One verdict line goes to the kernel log:
+ *   coupled_torture: verdict PASS rounds=... full=... aborts=... restarts=...
+ *   retries=... hotplug=... refused=... cpus=... generations=first..last
+ *   errors=0 ms=...
+ * (full: rounds in which every possible CPU took part).
+ *
+ * Parameters: rounds, abort_pct, churn (committed rounds between two
+ * hotplug operations, 0 for none), timeout_s (watchdog), wrong_reduce
+ * (test of the test: the group reduces with max, the checks expect min),
+ * start_gen (the generation the group starts at; by default 1000 rounds
+ * before the 32-bit wrap, so that every run crosses it with hotplug joins
+ * going on).
+ */
+#include <linux/bitops.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smpboot.h>
+
+#define COUPLED_STATS 1
+#include "coupled/coupled.h"
+#include "oracle.h"
+
+static unsigned long rounds = 100000;
+module_param(rounds, ulong, 0444);
+MODULE_PARM_DESC(rounds, "committed rounds to run (default 100000)");
+static unsigned int abort_pct = 5;
+module_param(abort_pct, uint, 0444);
+MODULE_PARM_DESC(abort_pct, "percent of calls with a random caller abort");
+static unsigned int churn = 1000;
+module_param(churn, uint, 0444);
+MODULE_PARM_DESC(churn, "committed rounds between hotplug operations (0: none)");
+static unsigned int timeout_s = 150;
+module_param(timeout_s, uint, 0444);
+MODULE_PARM_DESC(timeout_s, "watchdog: give up (FAIL) after this many seconds");
+static unsigned int start_gen = 4294966295u; /* U32_MAX - 1000 */
+module_param(start_gen, uint, 0444);
+MODULE_PARM_DESC(start_gen, "generation the group starts at (default: 1000 before the wrap)");
+static bool wrong_reduce;
+module_param(wrong_reduce, bool, 0444);
+MODULE_PARM_DESC(wrong_reduce, "test of the test: reduce with max (must FAIL)");
+
+#define MAX_IDS 32u     /* the action collects members in a 32-bit mask */
+#define RING 4u         /* round records, indexed by generation */
+#define BATCH 64u       /* calls per thread_fn invocation */
+#define REQUESTS 8u     /* requests are 0..REQUESTS-1 */
+
+struct worker {
+	struct rnd_state rng;
+	int request;
+	bool armed;
+	unsigned int polls;
+	u32 last_gen;
+	unsigned long calls, commits, actions, enoent;
+	unsigned long results[COUPLED_ABORT_REASONS];
+};
+
+static struct coupled_group grp;
+static struct coupled_slot *slots;
+static struct worker *workers;
+static struct oracle_round ring[RING];
+static atomic_long_t committed = ATOMIC_LONG_INIT(0);
+static atomic_long_t full_rounds = ATOMIC_LONG_INIT(0); /* all CPUs in it */
+static unsigned int nr_possible;
+static atomic_t errors = ATOMIC_INIT(0);
+static atomic_t done = ATOMIC_INIT(0);
+static atomic_t started = ATOMIC_INIT(0);
+static unsigned long hotplug_cycles, hotplug_refused;
+static DECLARE_COMPLETION(finished);
+static DEFINE_PER_CPU(struct task_struct *, torture_task);
+static int hp_state = -1;
+
+/**
+ * fail() - record a failed check
+ * @what: a static description
+ * @a: first value to print
+ * @b: second value to print
+ *
+ * Context: any (may run with interrupts disabled); prints only the first
+ * few failures.
+ */
+static void fail(const char *what, long a, long b)
+{
+	if (atomic_inc_return(&errors) <= 5)
+		pr_err("coupled_torture: check failed: %s (%ld, %ld)\n", what,
+		       a, b);
+}
+
+/**
+ * finish() - stop the run once, and wake the module's init
+ *
+ * Context: any.
+ */
+static void finish(void)
+{
+	if (!atomic_xchg(&done, 1))
+		complete(&finished);
+}
+
+/**
+ * torture_action() - the shared action: check the round
+ * @r: the round
+ * @ctx: the calling CPU's struct worker
+ *
+ * Context: interrupts disabled; run by every member of a committed round.
+ */
+static void torture_action(const struct coupled_round *r, void *ctx)
+{
+	struct worker *w = ctx;
+	struct oracle_round *rec = &ring[r->generation % RING];
+	struct oracle_failure f;
+	u32 mask = 0, expect = 0, i;
+	int lowest;
+
+	w->actions++;
+	/* Serial-number order: generations wrap at 2^32. */
+	if ((s32)(r->generation - w->last_gen) <= 0)
+		fail("generation not increasing", r->generation, w->last_gen);
+	w->last_gen = r->generation;
+	if (oracle_record(rec, r, w->request, NULL, &f))
+		fail(f.what, f.a, f.b);
+	/* The barrier's acq_rel increment publishes the record above. */
+	coupled_barrier(r);
+	if ((r->generation & 7u) == 0) {
+		int v = coupled_vote(r, prandom_u32_state(&w->rng) % 4 == 0);
+
+		oracle_vote(rec, v);
+		coupled_barrier(r);
+	}
+
+	if (oracle_check(rec, coupled_reduce_min, &f))
+		fail(f.what, f.a, f.b);
+	for (i = 0; i < grp.capacity; i++) {
+		if (coupled_is_member(&grp, i))
+			expect |= BIT(i);
+		if (oracle_ran(rec, i))
+			mask |= BIT(i);
+	}
+	if (mask != expect)
+		fail("round ran by a set other than the members", mask, expect);
+	/* Nobody reads the record after this barrier. */
+	coupled_barrier(r);
+	lowest = mask ? __ffs(mask) : -1;
+	if (lowest == (int)r->self) {
+		oracle_reset(rec);
+		if (r->members == nr_possible)
+			atomic_long_inc(&full_rounds);
+		if (atomic_long_inc_return(&committed) >= (long)rounds)
+			finish();
+	}
+}
+
+/**
+ * torture_should_abort() - the caller abort armed for this call
+ * @arg: the calling CPU's struct worker
+ * @self: the caller's id (unused)
+ *
+ * Return: true once the armed number of polls ran out, or when the run ends.
+ */
+static bool torture_should_abort(void *arg, uint32_t self)
+{
+	struct worker *w = arg;
+
+	(void)self;
+	if (atomic_read(&done))
+		return true;
+	if (!w->armed)
+		return false;
+	if (w->polls) {
+		w->polls--;
+		return false;
+	}
+	return true;
+}
+
+/**
+ * torture_safe_state() - the safe state: halt until the next interrupt
+ * @arg: unused
+ *
+ * Context: interrupts disabled on entry and on return.  "sti; hlt" takes a
+ * pending poke IPI at once, so no wake-up is lost; an idle vCPU also lets
+ * the others run under single-threaded emulation.
+ */
+static void torture_safe_state(void *arg)
+{
+	(void)arg;
+	safe_halt();
+	local_irq_disable();
+}
+
+/**
+ * torture_should_run() - smpboot: does this CPU's thread have work?
+ * @cpu: the CPU
+ *
+ * Context: preemption disabled (smpboot).
+ * Return: nonzero while the run goes on and @cpu is a member.
+ */
+static int torture_should_run(unsigned int cpu)
+{
+	return atomic_read(&started) && !atomic_read(&done) &&
+	       coupled_is_member(&grp, cpu);
+}
+
+/**
+ * torture_thread_fn() - smpboot: a batch of calls on this CPU
+ * @cpu: the CPU (its id in the group)
+ *
+ * Each call runs with interrupts disabled, as cpuidle would call it.
+ * Returns early when the thread must park (CPU going offline), the run
+ * ended, or the CPU is not a member.
+ *
+ * Context: the CPU's torture kthread, preemptible between calls.
+ */
+static void torture_thread_fn(unsigned int cpu)
+{
+	struct worker *w = &workers[cpu];
+	struct coupled_abort_opts opts = {
+		.should_abort = torture_should_abort, .abort_arg = w,
+	};
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < BATCH; i++) {
+		if (kthread_should_park() || atomic_read(&done))
+			return;
+		w->request = (int)(prandom_u32_state(&w->rng) % REQUESTS);
+		w->armed = prandom_u32_state(&w->rng) % 100 < abort_pct;
+		w->polls = prandom_u32_state(&w->rng) % 64;
+		local_irq_disable();
+		rc = coupled_enter_opts(&grp, cpu, w->request, torture_action, w,
+					&opts);
+		local_irq_enable();
+		w->calls++;
+		if (rc == COUPLED_COMMITTED)
+			w->commits++;
+		else if (rc > 0 && rc < (int)COUPLED_ABORT_REASONS)
+			w->results[rc]++;
+		else if (rc == COUPLED_ENOENT)
+			w->enoent++;
+		else
+			fail("unexpected result", rc, cpu);
+		cond_resched();
+		if (rc == COUPLED_ENOENT)
+			return; /* not a member: sleep until the join wakes us */
+	}
+}
+
+static struct smp_hotplug_thread torture_threads = {
+	.store = &torture_task,
+	.thread_should_run = torture_should_run,
+	.thread_fn = torture_thread_fn,
+	.thread_comm = "coupled_torture/%u",
+};
+
+/**
+ * torture_cpu_online() - cpuhp: the CPU joins the group
+ * @cpu: the CPU coming online (we run on it)
+ *
+ * Context: the CPU's hotplug thread.
+ * Return: 0 (a refused join is a test failure, not a hotplug failure).
+ */
+static int torture_cpu_online(unsigned int cpu)
+{
+	struct task_struct *t;
+	int ret = coupled_join(&grp, cpu);
+
+	if (ret)
+		fail("join refused", ret, cpu);
+	t = per_cpu(torture_task, cpu);
+	if (t)
+		wake_up_process(t);
+	return 0;
+}
+
+/**
+ * torture_cpu_offline() - cpuhp: the CPU leaves the group
+ * @cpu: the CPU going offline (we run on it, outside coupled_enter())
+ *
+ * Context: the CPU's hotplug thread.
+ * Return: 0.
+ */
+static int torture_cpu_offline(unsigned int cpu)
+{
+	int ret = coupled_leave(&grp, cpu);
+
+	if (ret)
+		fail("leave refused", ret, cpu);
+	return 0;
+}
+
+/**
+ * wait_rounds() - let @n more rounds commit (or the run end)
+ * @n: how many
+ *
+ * Context: process context; sleeps a tick between looks (pacing, not
+ * synchronization: the condition is the progress of the rounds).
+ */
+static void wait_rounds(unsigned long n)
+{
+	long base = atomic_long_read(&committed);
+
+	while (!atomic_read(&done) && !kthread_should_stop() &&
+	       atomic_long_read(&committed) - base < (long)n)
+		schedule_timeout_interruptible(1);
+}
+
+/**
+ * torture_hotplug_fn() - the hotplug churn thread
+ * @arg: unused
+ *
+ * Every @churn committed rounds, takes a random hotpluggable CPU offline,
+ * checks that it left the group, brings it back and checks that it joined.
+ *
+ * Context: kthread, sleeps.
+ * Return: 0.
+ */
+static int torture_hotplug_fn(void *arg)
+{
+	struct rnd_state rng;
+
+	(void)arg;
+	prandom_seed_state(&rng, 0x5eedULL);
+	while (!atomic_read(&done) && !kthread_should_stop()) {
+		unsigned int cpu, pick, n = 0;
+		int ret;
+
+		wait_rounds(churn);
+		for_each_online_cpu(cpu)
+			if (cpu && cpu_is_hotpluggable(cpu))
+				n++;
+		if (!n)
+			break;
+		pick = prandom_u32_state(&rng) % n;
+		for_each_online_cpu(cpu)
+			if (cpu && cpu_is_hotpluggable(cpu) && !pick--)
+				break;
+		ret = remove_cpu(cpu);
+		if (ret) {
+			hotplug_refused++;
+			continue;
+		}
+		if (coupled_is_member(&grp, cpu))
+			fail("offline CPU still a member", cpu, 0);
+		/* Rounds without the CPU are cheap: keep the absence short. */
+		wait_rounds(churn / 16 + 1);
+		ret = add_cpu(cpu);
+		if (ret) {
+			fail("add_cpu failed", ret, cpu);
+			break;
+		}
+		if (!coupled_is_member(&grp, cpu))
+			fail("online CPU not a member", cpu, 0);
+		hotplug_cycles++;
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+	return 0;
+}
+
+/**
+ * coupled_torture_init() - run the whole torture test and print the verdict
+ *
+ * Context: insmod; blocks (interruptibly) until the run ends.
+ * Return: 0 once the verdict is printed (PASS or FAIL), or a negative errno
+ * if the test could not be set up.
+ */
+static int __init coupled_torture_init(void)
+{
+	struct task_struct *hp_task = NULL;
+	struct coupled_stats st;
+	unsigned long start = jiffies, aborts = 0, ms;
+	unsigned int cpu, r;
+	long left;
+	bool timed_out = false;
+	int ret;
+
+	if (nr_cpu_ids > MAX_IDS || !rounds) {
+		pr_err("coupled_torture: verdict FAIL setup: nr_cpu_ids %u > %u or rounds 0\n",
+		       nr_cpu_ids, MAX_IDS);
+		return -EINVAL;
+	}
+	nr_possible = num_possible_cpus();
+	slots = kcalloc(nr_cpu_ids, sizeof(*slots), GFP_KERNEL);
+	workers = kcalloc(nr_cpu_ids, sizeof(*workers), GFP_KERNEL);
+	if (!slots || !workers) {
+		ret = -ENOMEM;
+		goto free;
+	}
+	ret = coupled_group_init(&grp, slots, nr_cpu_ids, 0,
+				 wrong_reduce ? coupled_reduce_max : NULL);
+	if (ret) {
+		ret = -EINVAL;
+		goto free;
+	}
+	coupled_linux_set_safe_state(coupled_group_adapter(&grp),
+				     torture_safe_state, NULL);
+	/* Start close to the wrap, so that the run crosses it. */
+	if (coupled_group_set_generation(&grp, start_gen)) {
+		ret = -EINVAL;
+		goto free;
+	}
+	for_each_possible_cpu(cpu) {
+		prandom_seed_state(&workers[cpu].rng, 0xc0ff1eULL + cpu);
+		workers[cpu].last_gen = start_gen;
+	}
+	/* Published to the threads by their creation below. */
+	for (r = 0; r < RING; r++)
+		oracle_init(&ring[r]);
+
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "coupled/torture:online",
+				torture_cpu_online, torture_cpu_offline);
+	if (ret < 0)
+		goto free;
+	hp_state = ret;
+	ret = smpboot_register_percpu_thread(&torture_threads);
+	if (ret)
+		goto remove;
+	atomic_set(&started, 1);
+	for_each_online_cpu(cpu)
+		wake_up_process(per_cpu(torture_task, cpu));
+	if (churn && num_online_cpus() > 1) {
+		hp_task = kthread_run(torture_hotplug_fn, NULL,
+				      "coupled_torture_hp");
+		if (IS_ERR(hp_task)) {
+			ret = PTR_ERR(hp_task);
+			hp_task = NULL;
+			finish();
+			fail("cannot start the hotplug thread", ret, 0);
+		}
+	}
+
+	left = wait_for_completion_interruptible_timeout(&finished,
+							 timeout_s * HZ);
+	if (left <= 0) {
+		timed_out = true;
+		fail("watchdog: no completion in time", left,
+		     atomic_long_read(&committed));
+		pr_err("coupled_torture: verdict FAIL timeout rounds=%ld errors=%d\n",
+		       atomic_long_read(&committed), atomic_read(&errors));
+	}
+	finish();
+	if (hp_task)
+		kthread_stop(hp_task);
+	smpboot_unregister_percpu_thread(&torture_threads);
+	cpuhp_remove_state(hp_state);
+	hp_state = -1;
+	ms = jiffies_to_msecs(jiffies - start);
+
+	for_each_possible_cpu(cpu) {
+		struct worker *w = &workers[cpu];
+
+		if (w->actions != w->commits)
+			fail("actions != committed calls", w->actions,
+			     w->commits);
+		for (r = 1; r < COUPLED_ABORT_REASONS; r++)
+			aborts += w->results[r];
+		pr_info("coupled_torture: cpu%u calls=%lu commits=%lu work=%lu membership=%lu caller=%lu notmember=%lu\n",
+			cpu, w->calls, w->commits,
+			w->results[COUPLED_ABORT_WORK],
+			w->results[COUPLED_ABORT_MEMBERSHIP],
+			w->results[COUPLED_ABORT_CALLER], w->enoent);
+	}
+	if (coupled_group_members(&grp) != 0)
+		fail("members left after teardown", coupled_group_members(&grp),
+		     0);
+	memset(&st, 0, sizeof(st));
+	(void)coupled_stats_read(&grp, &st);
+	if (!timed_out && atomic_long_read(&committed) < (long)rounds)
+		fail("fewer rounds than asked", atomic_long_read(&committed),
+		     rounds);
+	pr_info("coupled_torture: verdict %s rounds=%ld full=%ld aborts=%lu restarts=%u retries=%u hotplug=%lu refused=%lu cpus=%u generations=%u..%u errors=%d ms=%lu%s\n",
+		atomic_read(&errors) ? "FAIL" : "PASS",
+		atomic_long_read(&committed), atomic_long_read(&full_rounds),
+		aborts, st.restarts, st.retries,
+		hotplug_cycles, hotplug_refused, num_online_cpus(), start_gen,
+		coupled_load(&grp.round_gen, COUPLED_RELAXED),
+		atomic_read(&errors), ms, wrong_reduce ? " (wrong_reduce)" : "");
+	return 0;
+
+remove:
+	cpuhp_remove_state(hp_state);
+	hp_state = -1;
+free:
+	kfree(workers);
+	kfree(slots);
+	workers = NULL;
+	slots = NULL;
+	pr_err("coupled_torture: verdict FAIL setup error %d\n", ret);
+	return ret;
+}
+
+/**
+ * coupled_torture_exit() - free the group once its IPIs are done
+ *
+ * Context: rmmod.
+ */
+static void __exit coupled_torture_exit(void)
+{
+	unsigned int i;
+
+	/* Every poke IPI has run before the slots go away. */
+	for (i = 0; slots && i < grp.capacity; i++)
+		coupled_linux_slot_quiesce(coupled_participant_adapter(&grp, i));
+	kfree(workers);
+	kfree(slots);
+}
+
+module_init(coupled_torture_init);
+module_exit(coupled_torture_exit);
+MODULE_DESCRIPTION("torture test of the coupled rendezvous with CPU hotplug");
+MODULE_LICENSE("Dual MIT/GPL");

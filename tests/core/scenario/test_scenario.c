@@ -1,0 +1,950 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * test_scenario.c - scripted, deterministic interleavings of the protocol.
+ *
+ * Usage: test_scenario <name>|all [futex|condvar].  Each scenario drives 2-3 participant threads
+ * step by step through the core's hook points (stepctl.h) and checks the
+ * outcome: return codes, the packed word, who ran the action with which
+ * parameter in which round.
+ */
+#include "stepctl.h"
+
+#include <string.h>
+
+#define A 0
+#define B 1
+#define C 2
+#define BIT(p) (1u << (p))
+
+static struct coupled_group group;
+static struct coupled_slot slots[STEPCTL_MAX];
+
+static uint32_t word(void)
+{
+	/* relaxed: only read while the participants are stopped or idle. */
+	return coupled_load(&group.counts, COUPLED_RELAXED);
+}
+
+static struct coupled_adapter_slot *adapter_of(int i)
+{
+	return coupled_participant_adapter(&group, (uint32_t)i);
+}
+
+static void raise_work(int i)
+{
+	coupled_pthread_raise_work(coupled_group_adapter(&group), adapter_of(i),
+				   (uint32_t)i);
+}
+
+static void clear_work(int i)
+{
+	coupled_pthread_clear_work(adapter_of(i));
+}
+
+static int strategy = COUPLED_PTHREAD_FUTEX;
+
+static void setup(uint32_t capacity, uint32_t members, coupled_reduce_fn red)
+{
+	CHECK_EQ(coupled_group_init(&group, slots, capacity, members, red), 0);
+	CHECK_EQ(coupled_pthread_set_strategy(coupled_group_adapter(&group),
+					      strategy),
+		 0);
+	stepctl_init(&group, capacity);
+}
+
+/* Every listed participant ran the action @runs times, in one same round. */
+static void check_same_round(const int *ids, int n, int32_t param,
+			     uint32_t members)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		CHECK_EQ(stepctl_runs(ids[i]), 1);
+		CHECK_EQ(ctl.gen[ids[i]], ctl.gen[ids[0]]);
+		CHECK_EQ(ctl.param[ids[i]], param);
+		CHECK_EQ(ctl.members[ids[i]], members);
+	}
+}
+
+static uint32_t slot_stat_retries(int i)
+{
+	/* relaxed: read after the participant's thread was joined. */
+	return coupled_load(&slots[i].stats.retries, COUPLED_RELAXED);
+}
+
+static uint32_t slot_stat_restarts(int i)
+{
+	/* relaxed: read after the participant's thread was joined. */
+	return coupled_load(&slots[i].stats.restarts, COUPLED_RELAXED);
+}
+
+/* Three members commit together; the minimum request is the parameter. */
+static void scenario_all_commit(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	static const int32_t req[3] = { 3, 1, 2 };
+	int i;
+
+	setup(3, 3, NULL);
+	for (i = 0; i < 3; i++) {
+		stepctl_start(&p[i], i, 1, req[i], NULL);
+		stepctl_permit(i);
+	}
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+		stepctl_join(&p[i]);
+	}
+	check_same_round(ids, 3, 1, 3);
+	CHECK_EQ(word(), 0);
+}
+
+/* A selectable reduction: the maximum. */
+static void scenario_max_wins(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	static const int32_t req[3] = { 3, 9, 2 };
+	int i;
+
+	setup(3, 3, coupled_reduce_max);
+	for (i = 0; i < 3; i++) {
+		stepctl_start(&p[i], i, 1, req[i], NULL);
+		stepctl_permit(i);
+	}
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+		stepctl_join(&p[i]);
+	}
+	check_same_round(ids, 3, 9, 3);
+}
+
+/*
+ * A waits alone in phase 1 and gets work: it aborts, the word is as if it
+ * never entered and nobody ran the action.  Then A retries with B: commit.
+ */
+static void scenario_abort_phase1(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 2, 4, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(word(), 0x00000001u);
+	raise_work(A);
+	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
+	CHECK_EQ(word(), 0);
+	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+
+	clear_work(A);
+	stepctl_permit(A);
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 2, 2);
+	CHECK_EQ(word(), 0);
+}
+
+/*
+ * Both are waiting; A is ready, B not yet.  A gets work and backs out of
+ * ready: it aborts and leaves B waiting alone.  B then counts ready, sees
+ * that not everyone waits, backs out to phase 1 (a retry) and nobody
+ * commits.  When A comes back, both commit.
+ */
+static void scenario_abort_phase2(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 2, 1, NULL);
+	stepctl_start(&p[B], B, 1, 3, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_break(B, COUPLED_HOOK_READY, 1);
+	stepctl_permit(A);
+	stepctl_permit(B);
+	stepctl_expect(A, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(B, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010002u);
+
+	raise_work(A);
+	stepctl_release(A, COUPLED_HOOK_READY_SPIN);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
+	CHECK_EQ(word(), 0x00000001u);
+
+	stepctl_break(B, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_release(B, COUPLED_HOOK_READY);
+	stepctl_expect(B, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(word(), 0x00000001u);
+	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+
+	clear_work(A);
+	stepctl_release(B, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_permit(A);
+	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 1, 2);
+	CHECK(slot_stat_retries(B) >= 1);
+	CHECK_EQ(word(), 0);
+}
+
+/*
+ * A participant that sees every member waiting must still wait for its poke
+ * (the race Linux fixed after the seed): B has counted itself as the last
+ * arriver but not yet poked; A, woken spuriously, must go back to sleep
+ * instead of going ready.
+ */
+static void scenario_wait_for_poke(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+	int at;
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 1, 5, NULL);
+	stepctl_start(&p[B], B, 1, 5, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_resume(A); /* A now rests in the safe state */
+
+	stepctl_break(B, COUPLED_HOOK_LAST_ARRIVER, 1);
+	stepctl_permit(B);
+	stepctl_expect(B, COUPLED_HOOK_LAST_ARRIVER);
+	CHECK_EQ(word(), 0x00000002u);
+
+	/* A spurious wake, not a poke. */
+	stepctl_break(A, COUPLED_HOOK_READY, 1);
+	coupled_adapter_wake(coupled_group_adapter(&group), adapter_of(A), A);
+	at = stepctl_wait_at(A, BIT(COUPLED_HOOK_PHASE1_SLEEP) |
+					BIT(COUPLED_HOOK_READY));
+	printf("   after a spurious wake, A stopped at %s\n",
+	       stepctl_point_names[at]);
+	CHECK_EQ(at, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(word(), 0x00000002u);
+
+	stepctl_break(A, COUPLED_HOOK_READY, 0);
+	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(B, COUPLED_HOOK_LAST_ARRIVER);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 5, 2);
+}
+
+/*
+ * The lost-wake check.  C is the last arriver and pokes A and B.  B aborts
+ * from the ready phase and comes back as the new last arriver, poking A
+ * again, while A has already handled its pokes and is on its way to ready.
+ * The round reaches all-ready with A's second poke unhandled: the closer
+ * must decide a restart, everyone backs out together, and the next attempt
+ * commits.  Nobody runs the action in the restarted round.
+ */
+static void scenario_lost_poke_restart(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	int i;
+
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 1, 2, NULL);
+	stepctl_start(&p[B], B, 2, 3, NULL);
+	stepctl_start(&p[C], C, 1, 1, NULL);
+
+	/* A and B arrive first and rest. */
+	for (i = A; i <= B; i++) {
+		stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
+		stepctl_break(i, COUPLED_HOOK_READY, 1);
+		stepctl_permit(i);
+		stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
+	}
+	/* C arrives last and pokes; A and B wake and stop before ready. */
+	stepctl_permit(C);
+	stepctl_expect(A, COUPLED_HOOK_READY);
+	stepctl_expect(B, COUPLED_HOOK_READY);
+
+	/* B gets work and aborts from the ready phase. */
+	raise_work(B);
+	stepctl_resume(B); /* its READY breakpoint stays for the next call */
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_ABORT_WORK);
+	clear_work(B);
+
+	/* B comes back as the last arriver and pokes A again. */
+	stepctl_permit(B);
+	stepctl_expect(B, COUPLED_HOOK_READY);
+	CHECK_EQ(coupled_word_waiting(word()), 3);
+
+	/* A goes ready with that poke pending; then B completes the word. */
+	stepctl_release(A, COUPLED_HOOK_READY);
+	stepctl_release(B, COUPLED_HOOK_READY);
+
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(C, 0), COUPLED_COMMITTED);
+	for (i = 0; i < 3; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 3, 1, 3);
+	for (i = 0; i < 3; i++) {
+		printf("   participant %d restarts: %u\n", i,
+		       (unsigned)slot_stat_restarts(i));
+		CHECK_EQ(slot_stat_restarts(i), 1);
+	}
+	CHECK_EQ(word(), 0);
+}
+
+/*
+ * Irrevocable commit.  B counted itself ready, then got work and decided to
+ * back out: it stops just before the back-out.  A completes the word, decides
+ * the round and acknowledges it.  B's back-out must now be refused, and B
+ * must commit with A, work or not.  (The hazard in the Linux exit: a slow
+ * participant backs out of a round the others committed.)
+ */
+static void scenario_irrevocable_commit(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 1, 2, NULL);
+	stepctl_start(&p[B], B, 1, 1, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_break(A, COUPLED_HOOK_READY, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+
+	stepctl_break(B, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_permit(B);
+	stepctl_expect(B, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(A, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010002u);
+
+	/* B gets work and heads for the back-out. */
+	raise_work(B);
+	stepctl_break(B, COUPLED_HOOK_BACK_OUT, 1);
+	stepctl_release(B, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(B, COUPLED_HOOK_BACK_OUT);
+
+	/* A completes the word and decides the round. */
+	stepctl_break(A, COUPLED_HOOK_DECIDED, 1);
+	stepctl_release(A, COUPLED_HOOK_READY);
+	stepctl_expect(A, COUPLED_HOOK_DECIDED);
+	CHECK_EQ(word(), coupled_word_all_ready(2));
+
+	/*
+	 * B's back-out comes too late: it must commit.  (A cannot leave the
+	 * round before B acknowledged it, so the order of the two releases
+	 * does not matter.)
+	 */
+	stepctl_break(B, COUPLED_HOOK_DECIDED, 1);
+	stepctl_release(B, COUPLED_HOOK_BACK_OUT);
+	stepctl_expect(B, COUPLED_HOOK_DECIDED);
+	CHECK_EQ(word(), coupled_word_all_ready(2));
+	stepctl_release(B, COUPLED_HOOK_DECIDED);
+	stepctl_release(A, COUPLED_HOOK_DECIDED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 1, 2);
+	clear_work(B);
+	CHECK_EQ(word(), 0);
+}
+
+/*
+ * Of three members, @r1 and @r2 rest in phase 1; @last arrives last, pokes
+ * them and stops in its ready loop (READY_SPIN), counted as ready; the two
+ * others wake and stop before counting as ready (READY).
+ */
+static void last_goes_ready(int r1, int r2, int last)
+{
+	const int rest[2] = { r1, r2 };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		stepctl_break(rest[k], COUPLED_HOOK_PHASE1_SLEEP, 1);
+		stepctl_break(rest[k], COUPLED_HOOK_READY, 1);
+		stepctl_permit(rest[k]);
+		stepctl_expect(rest[k], COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_release(rest[k], COUPLED_HOOK_PHASE1_SLEEP);
+	}
+	stepctl_break(last, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_permit(last);
+	stepctl_expect(last, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(r1, COUPLED_HOOK_READY);
+	stepctl_expect(r2, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010003u);
+}
+
+/*
+ * The slow member: B heads for a back-out while the round is being decided,
+ * and its CAS comes only after the others could have left.  They must not:
+ * the closer (A) waits for every acknowledgement and C for the exit gate,
+ * so B's back-out fails and all three commit.  (If a broken exit let A or C
+ * through, they stop at EXIT_WAIT having left both halves of the word; B
+ * is released only then, and its back-out succeeds: one member aborts while
+ * the others ran the action, which the checks below catch.)
+ */
+static void scenario_late_back_out(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	const unsigned leaving = (1u << COUPLED_HOOK_GATE_WAIT) |
+				 (1u << COUPLED_HOOK_EXIT_WAIT);
+	int at_a, at_c, i;
+
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 1, 4, NULL);
+	stepctl_start(&p[B], B, 1, 5, NULL);
+	stepctl_start(&p[C], C, 1, 6, NULL);
+
+	/* A and C rest in phase 1; B arrives last and pokes them. */
+	last_goes_ready(A, C, B);
+
+	/* B gets work: it saw no decision yet and heads for the back-out. */
+	raise_work(B);
+	stepctl_break(B, COUPLED_HOOK_BACK_OUT, 1);
+	stepctl_release(B, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(B, COUPLED_HOOK_BACK_OUT);
+
+	/* C becomes ready, A completes the word and decides. */
+	stepctl_break(C, COUPLED_HOOK_DECIDED, 1);
+	stepctl_release(C, COUPLED_HOOK_READY);
+	stepctl_break(A, COUPLED_HOOK_GATE_WAIT, 1);
+	stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+	stepctl_release(A, COUPLED_HOOK_READY);
+	stepctl_expect(C, COUPLED_HOOK_DECIDED);
+	CHECK_EQ(word(), coupled_word_all_ready(3));
+
+	/* A and C run the action and try to leave; B has not acknowledged. */
+	stepctl_break(C, COUPLED_HOOK_GATE_WAIT, 1);
+	stepctl_break(C, COUPLED_HOOK_EXIT_WAIT, 1);
+	stepctl_release(C, COUPLED_HOOK_DECIDED);
+	at_a = stepctl_wait_at(A, leaving);
+	at_c = stepctl_wait_at(C, leaving);
+	printf("   participant 0 stopped at %s, participant 2 at %s\n",
+	       stepctl_point_names[at_a], stepctl_point_names[at_c]);
+
+	/* Only now B's back-out runs; then everyone goes on. */
+	stepctl_release(B, COUPLED_HOOK_BACK_OUT);
+	for (i = A; i <= C; i += C - A) {
+		stepctl_break(i, COUPLED_HOOK_GATE_WAIT, 0);
+		stepctl_break(i, COUPLED_HOOK_EXIT_WAIT, 0);
+		stepctl_resume(i);
+	}
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+	for (i = A; i <= C; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 3, 4, 3);
+	CHECK_EQ(at_a, COUPLED_HOOK_GATE_WAIT);
+	CHECK_EQ(at_c, COUPLED_HOOK_GATE_WAIT);
+	clear_work(B);
+	CHECK_EQ(word(), 0);
+}
+
+struct change_args {
+	pthread_t thread;
+	int join;
+	uint32_t id;
+	int result;
+};
+
+static void *change_main(void *arg)
+{
+	struct change_args *c = (struct change_args *)arg;
+
+	c->result = c->join ? coupled_join(&group, c->id)
+			    : coupled_leave(&group, c->id);
+	return NULL;
+}
+
+/*
+ * A membership change while A waits: A aborts with the membership code, the
+ * changer sees nobody waiting before it changes anything, and the next round
+ * has the new member count.
+ */
+static void membership_while_waiting(int join)
+{
+	struct stepctl_participant p[3];
+	struct change_args ch;
+	int i, n_after = join ? 3 : 2;
+	static const int ids[3] = { A, B, C };
+
+	setup(3, join ? 2 : 3, NULL);
+	stepctl_start(&p[A], A, 2, 3, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+	stepctl_start(&p[C], C, 1, 1, NULL);
+
+	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+
+	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
+	ch.join = join;
+	ch.id = C;
+	ch.result = 999;
+	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+
+	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
+	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK_EQ(word(), 0);
+	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK(pthread_join(ch.thread, NULL) == 0);
+	CHECK_EQ(ch.result, 0);
+	CHECK_EQ(coupled_group_members(&group), n_after);
+	CHECK_EQ(coupled_is_member(&group, C), join);
+
+	for (i = 0; i < 3; i++)
+		stepctl_permit(i);
+	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(C, 0), join ? COUPLED_COMMITTED
+					    : COUPLED_ENOENT);
+	for (i = 0; i < 3; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, n_after, join ? 1 : 2, (uint32_t)n_after);
+	if (!join)
+		CHECK_EQ(stepctl_runs(C), 0);
+}
+
+static void scenario_join_while_waiting(void)
+{
+	membership_while_waiting(1);
+}
+
+static void scenario_leave_while_waiting(void)
+{
+	membership_while_waiting(0);
+}
+
+/*
+ * A call racing with its own removal: C has passed the membership check and
+ * is about to count as waiting when another thread removes C.  The leave
+ * must wait for C's call to end (C then aborts on prevent), and the next
+ * round has 2 members and a clean word.  Without the wait, C's late arrival
+ * after the change would be a stray waiting count that can take the last
+ * arriver's role from a real member (nobody is poked, the group sleeps) or
+ * unlock the all-ready guard.  The leaver never reaches LEAVE_DRAIN then,
+ * and the expectation below fails.
+ */
+static void scenario_leave_racing_entry(void)
+{
+	struct stepctl_participant p[3];
+	struct change_args ch;
+	int i;
+	static const int ids[2] = { A, B };
+
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 1, 3, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+	stepctl_start(&p[C], C, 1, 1, NULL);
+
+	stepctl_break(C, COUPLED_HOOK_ARRIVE, 1);
+	stepctl_permit(C);
+	stepctl_expect(C, COUPLED_HOOK_ARRIVE);
+
+	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_LEAVE_DRAIN, 1);
+	ch.join = 0;
+	ch.id = C;
+	ch.result = 999;
+	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	/* The leaver has removed C and now waits for C's call to end. */
+	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_LEAVE_DRAIN);
+	CHECK(!coupled_is_member(&group, C));
+	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_LEAVE_DRAIN);
+
+	stepctl_release(C, COUPLED_HOOK_ARRIVE);
+	CHECK_EQ(stepctl_result(C, 0), COUPLED_ABORT_MEMBERSHIP);
+	CHECK(pthread_join(ch.thread, NULL) == 0);
+	CHECK_EQ(ch.result, 0);
+	CHECK_EQ(word(), 0);
+	CHECK_EQ(coupled_group_members(&group), 2);
+
+	stepctl_permit(A);
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	for (i = 0; i < 3; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 2, 2, 2);
+	CHECK_EQ(stepctl_runs(C), 0);
+	CHECK_EQ(word(), 0);
+}
+
+static uint32_t slot_stat_attempts(int i)
+{
+	/* relaxed: read after the participant's call returned. */
+	return coupled_load(&slots[i].stats.attempts, COUPLED_RELAXED);
+}
+
+/*
+ * COUPLED_STATS' attempts count every arrival in phase 1, also one that then
+ * sees a membership change: A passes the early check of prevent and stops
+ * just before it counts as waiting; a leave of B takes prevent meanwhile
+ * (nobody waits yet, so it goes through); A's arrival then sees prevent and
+ * aborts.  That call arrived once: attempts 1, one membership abort.
+ */
+static void scenario_attempts_count(void)
+{
+	struct stepctl_participant p[1];
+	struct change_args ch;
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[0], A, 1, 3, NULL);
+	stepctl_break(A, COUPLED_HOOK_ARRIVE, 1);
+	stepctl_permit(A);
+	stepctl_expect(A, COUPLED_HOOK_ARRIVE);
+
+	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
+	ch.join = 0;
+	ch.id = B;
+	ch.result = 999;
+	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+
+	stepctl_release(A, COUPLED_HOOK_ARRIVE);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
+	stepctl_join(&p[0]);
+	printf("   attempts %u, membership aborts %u\n",
+	       (unsigned)slot_stat_attempts(A),
+	       (unsigned)coupled_load(
+		       &slots[A].stats.aborts[COUPLED_ABORT_MEMBERSHIP],
+		       COUPLED_RELAXED));
+	CHECK_EQ(slot_stat_attempts(A), 1);
+	CHECK_EQ(coupled_load(&slots[A].stats.aborts[COUPLED_ABORT_MEMBERSHIP],
+			      COUPLED_RELAXED),
+		 1);
+	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK(pthread_join(ch.thread, NULL) == 0);
+	CHECK_EQ(ch.result, 0);
+	CHECK_EQ(word(), 0);
+}
+
+/*
+ * Inside the action: barriers and votes.  In every round one member chosen
+ * by the generation votes to abort the first vote; nobody the second.  All
+ * members must learn the same outcomes, and the barrier must hold everyone
+ * until all arrived.
+ */
+#define VOTE_ROUNDS 200
+static pthread_mutex_t vote_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned vote_arrivals[VOTE_ROUNDS + 1];
+static int vote_seen[3][VOTE_ROUNDS + 1][2];
+
+static void vote_action(const struct coupled_round *r, void *arg)
+{
+	uint32_t gen = r->generation;
+	int first, second;
+	unsigned seen;
+
+	(void)arg;
+	CHECK(gen <= VOTE_ROUNDS);
+	pthread_mutex_lock(&vote_lock);
+	vote_arrivals[gen]++;
+	pthread_mutex_unlock(&vote_lock);
+	CHECK_EQ(coupled_barrier(r), 0);
+	pthread_mutex_lock(&vote_lock);
+	seen = vote_arrivals[gen];
+	pthread_mutex_unlock(&vote_lock);
+	/* The barrier let nobody through before all had arrived. */
+	CHECK_EQ(seen, r->members);
+
+	first = coupled_vote(r, r->self == gen % r->members);
+	second = coupled_vote(r, false);
+	vote_seen[r->self][gen][0] = first;
+	vote_seen[r->self][gen][1] = second;
+}
+
+struct vote_thread {
+	pthread_t thread;
+	uint32_t id;
+};
+
+static void *vote_main(void *arg)
+{
+	struct vote_thread *t = (struct vote_thread *)arg;
+	int k;
+
+	for (k = 0; k < VOTE_ROUNDS; k++)
+		CHECK_EQ(coupled_enter(&group, t->id, 1, vote_action, NULL),
+			 COUPLED_COMMITTED);
+	return NULL;
+}
+
+static void scenario_vote_abort(void)
+{
+	struct vote_thread t[3];
+	uint32_t i, gen;
+
+	setup(3, 3, NULL);
+	for (i = 0; i < 3; i++) {
+		t[i].id = i;
+		CHECK(pthread_create(&t[i].thread, NULL, vote_main, &t[i]) ==
+		      0);
+	}
+	for (i = 0; i < 3; i++)
+		CHECK(pthread_join(t[i].thread, NULL) == 0);
+	for (gen = 1; gen <= VOTE_ROUNDS; gen++) {
+		for (i = 0; i < 3; i++) {
+			CHECK_EQ(vote_seen[i][gen][0], 1);
+			CHECK_EQ(vote_seen[i][gen][1], 0);
+		}
+	}
+	printf("   %d rounds, every member saw abort then proceed\n",
+	       VOTE_ROUNDS);
+}
+
+/*
+ * Generation wrap.  The round generation is a 32-bit counter; the closer
+ * lets a round's members leave only when every member's acknowledgement
+ * equals the round's generation.  An id that joins keeps the
+ * acknowledgement of its last round (0 if it never took part), so after
+ * 2^32 rounds the next generation can equal that stale value, which must
+ * not pass for an acknowledgement.
+ *
+ * The group starts at the last generation before the wrap
+ * (coupled_group_set_generation()), so the scripted round is generation 0:
+ *   first join: C was never a member (acknowledgement 0) and joins;
+ *   rejoin:     C takes part in a round across the wrap (generation 0),
+ *               leaves, the group is put 2^32 - 1 rounds later (UINT32_MAX
+ *               again) and C rejoins with its acknowledgement 0.
+ * Then C is the slow member of a round that A closes, stopped in turn at
+ * every hook point from the ready loop on (the word is all-ready from the
+ * moment A counts as ready).  Stopped in its ready loop before it saw the
+ * decision (READY_SPIN, or BACK_OUT when work made it head for a back-out),
+ * C has not acknowledged: the closer must keep waiting at GATE_WAIT for as
+ * long as C is stopped.  If C's stale value passed, A would open the gate,
+ * leave the word and wait at EXIT_WAIT; C's back-out would then succeed and
+ * C would abort from a round that A and B committed with 3 members.  Every
+ * run must end with all three committed in round 0.
+ */
+enum wrap_history { WRAP_FIRST_JOIN, WRAP_REJOIN };
+
+static const int wrap_points[] = {
+	COUPLED_HOOK_READY_SPIN, COUPLED_HOOK_BACK_OUT, COUPLED_HOOK_DECIDED,
+	COUPLED_HOOK_GATE_WAIT,  COUPLED_HOOK_DONE,     COUPLED_HOOK_EXIT_WAIT,
+	COUPLED_HOOK_EXITED,
+};
+
+/* At rest every member has acknowledged the last decision. */
+static void check_acks_at_rest(void)
+{
+	/* relaxed: read while every participant is idle. */
+	uint32_t gen = coupled_load(&group.round_gen, COUPLED_RELAXED);
+	int i;
+
+	CHECK_EQ(coupled_load(&group.exit_gate, COUPLED_RELAXED), gen);
+	for (i = A; i <= C; i++)
+		if (coupled_is_member(&group, (uint32_t)i))
+			CHECK_EQ(coupled_load(&slots[i].ack, COUPLED_RELAXED),
+				 gen);
+}
+
+/*
+ * Let @i, stopped at READY, count as ready and spin on; returns once it
+ * does, so that the next participant released from READY is the closer.
+ */
+static void go_ready(int i)
+{
+	stepctl_break(i, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_release(i, COUPLED_HOOK_READY);
+	stepctl_expect(i, COUPLED_HOOK_READY_SPIN);
+	stepctl_release(i, COUPLED_HOOK_READY_SPIN);
+}
+
+static void wrap_slow_member(enum wrap_history history, int point)
+{
+	struct stepctl_participant p[3];
+	const unsigned leaving = BIT(COUPLED_HOOK_GATE_WAIT) |
+				 BIT(COUPLED_HOOK_EXIT_WAIT);
+	const int calls = history == WRAP_REJOIN ? 2 : 1;
+	const int k = calls - 1; /* the scripted call */
+	int i, at;
+
+	printf("   C stopped at %s\n", stepctl_point_names[point]);
+	setup(3, history == WRAP_REJOIN ? 3 : 2, NULL);
+	CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
+	stepctl_start(&p[A], A, calls, 4, NULL);
+	stepctl_start(&p[B], B, calls, 5, NULL);
+	stepctl_start(&p[C], C, calls, 6, NULL);
+
+	if (history == WRAP_REJOIN) {
+		/* A round across the wrap with C, then C leaves. */
+		for (i = A; i <= C; i++)
+			stepctl_permit(i);
+		for (i = A; i <= C; i++)
+			CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.gen[C], 0);
+		CHECK_EQ(coupled_leave(&group, C), 0);
+		/* 2^32 - 1 rounds of A and B later. */
+		CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
+	}
+	/* relaxed: C is idle. */
+	CHECK_EQ(coupled_load(&slots[C].ack, COUPLED_RELAXED), 0);
+	CHECK_EQ(coupled_join(&group, C), 0);
+
+	/* A and B rest in phase 1; C arrives last, pokes them, goes ready. */
+	last_goes_ready(A, B, C);
+
+	if (point == COUPLED_HOOK_BACK_OUT) {
+		/* Work: C saw no decision yet and heads for the back-out. */
+		raise_work(C);
+		stepctl_break(C, COUPLED_HOOK_BACK_OUT, 1);
+		stepctl_release(C, COUPLED_HOOK_READY_SPIN);
+		stepctl_expect(C, COUPLED_HOOK_BACK_OUT);
+	} else if (point != COUPLED_HOOK_READY_SPIN) {
+		/* C spins until the decision, then goes on to the point. */
+		stepctl_break(C, point, 1);
+		stepctl_release(C, COUPLED_HOOK_READY_SPIN);
+	}
+
+	/* B goes ready; then A completes the word: A is the closer. */
+	switch (point) {
+	case COUPLED_HOOK_READY_SPIN:
+	case COUPLED_HOOK_BACK_OUT:
+		/* B acknowledges and waits; only C's acknowledgement lacks. */
+		stepctl_break(B, COUPLED_HOOK_DECIDED, 1);
+		stepctl_break(A, COUPLED_HOOK_GATE_WAIT, 1);
+		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(B, COUPLED_HOOK_DECIDED);
+		CHECK_EQ(word(), coupled_word_all_ready(3));
+		/* A must wait for C, turn after turn, while C is stopped. */
+		for (i = 0; i < 3; i++) {
+			at = stepctl_wait_at(A, leaving);
+			printf("   closer A stopped at %s\n",
+			       stepctl_point_names[at]);
+			CHECK_EQ(at, COUPLED_HOOK_GATE_WAIT);
+			stepctl_resume(A);
+		}
+		CHECK_EQ(word(), coupled_word_all_ready(3));
+		break;
+	case COUPLED_HOOK_DECIDED:
+	case COUPLED_HOOK_DONE:
+		/* C acknowledged: A opens the gate, A and B leave the word and
+		 * wait for C, which is still ready. */
+		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+		stepctl_break(B, COUPLED_HOOK_EXIT_WAIT, 1);
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(C, point);
+		stepctl_expect(A, COUPLED_HOOK_EXIT_WAIT);
+		stepctl_expect(B, COUPLED_HOOK_EXIT_WAIT);
+		break;
+	case COUPLED_HOOK_GATE_WAIT:
+		/* The closer is held before its exit, so the gate is closed
+		 * when C gets there. */
+		stepctl_break(A, COUPLED_HOOK_DECIDED, 1);
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(A, COUPLED_HOOK_DECIDED);
+		stepctl_expect(C, COUPLED_HOOK_GATE_WAIT);
+		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+		stepctl_release(A, COUPLED_HOOK_DECIDED);
+		stepctl_expect(A, COUPLED_HOOK_EXIT_WAIT);
+		break;
+	case COUPLED_HOOK_EXIT_WAIT:
+		/* A and B are held before their done: C, done first, waits. */
+		stepctl_break(A, COUPLED_HOOK_DONE, 1);
+		stepctl_break(B, COUPLED_HOOK_DONE, 1);
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(A, COUPLED_HOOK_DONE);
+		stepctl_expect(B, COUPLED_HOOK_DONE);
+		stepctl_expect(C, COUPLED_HOOK_EXIT_WAIT);
+		break;
+	default: /* EXITED: A and B return while C is stopped. */
+		go_ready(B);
+		stepctl_release(A, COUPLED_HOOK_READY);
+		stepctl_expect(C, COUPLED_HOOK_EXITED);
+		CHECK_EQ(stepctl_result(A, k), COUPLED_COMMITTED);
+		CHECK_EQ(stepctl_result(B, k), COUPLED_COMMITTED);
+		break;
+	}
+
+	/* Let everyone go on. */
+	for (i = A; i <= C; i++)
+		stepctl_free(i);
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_result(i, k), COUPLED_COMMITTED);
+	for (i = A; i <= C; i++)
+		stepctl_join(&p[i]);
+	for (i = A; i <= C; i++) {
+		CHECK_EQ(stepctl_runs(i), (unsigned)calls);
+		CHECK_EQ(ctl.gen[i], 0);
+		CHECK_EQ(ctl.param[i], 4);
+		CHECK_EQ(ctl.members[i], 3);
+	}
+	if (point == COUPLED_HOOK_BACK_OUT)
+		clear_work(C);
+	CHECK_EQ(word(), 0);
+	check_acks_at_rest();
+}
+
+static void wrap_all_points(enum wrap_history history)
+{
+	size_t j;
+
+	for (j = 0; j < sizeof(wrap_points) / sizeof(wrap_points[0]); j++)
+		wrap_slow_member(history, wrap_points[j]);
+}
+
+static void scenario_wrap_first_join(void)
+{
+	wrap_all_points(WRAP_FIRST_JOIN);
+}
+
+static void scenario_wrap_rejoin(void)
+{
+	wrap_all_points(WRAP_REJOIN);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} scenarios[] = {
+#define SCENARIO(name) { #name, scenario_##name },
+#include "scenarios.def"
+#undef SCENARIO
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc >= 3 && strcmp(argv[2], "condvar") == 0)
+		strategy = COUPLED_PTHREAD_CONDVAR;
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		if (argc < 2 || strcmp(argv[1], "all") == 0 ||
+		    strcmp(argv[1], scenarios[i].name) == 0) {
+			printf("-- %s (%s)\n", scenarios[i].name,
+			       coupled_pthread_strategy_name(strategy));
+			scenarios[i].fn();
+			if (argc >= 2 && strcmp(argv[1], "all") != 0)
+				return 0;
+		}
+	}
+	if (argc >= 2 && strcmp(argv[1], "all") != 0) {
+		fprintf(stderr, "unknown scenario %s\n", argv[1]);
+		return 2;
+	}
+	return 0;
+}

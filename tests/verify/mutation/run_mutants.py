@@ -1,0 +1,697 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+"""Mutation suite: break the headers one fault at a time, expect a check to fail.
+
+Every mutant is a copy of include/ and adapters/ with exactly one change.
+For each mutant the checks below are built against the copy and run; the
+first that fails kills the mutant.  A mutant that no check kills means a
+test is missing.
+
+Mutants:
+  - named faults (LOGIC_MUTANTS below): the seed's "||", no "wait to be poked
+    at least once", no lost-poke restart, the done step split into two
+    operations in the wrong order, no Dekker pair in the futex wait, no SEV,
+    a wake that ignores the kernel adapter's busy flag, ...;
+  - every memory order of the core (every header under include/coupled/,
+    found by walking the directory, so that a new header is covered too;
+    the atomics back-ends there are definitions and add none) and of the
+    C11 adapters (pthread, bare-metal ARM) weakened, one occurrence at a
+    time, found by scanning the headers (so a new atomic operation is
+    covered without editing this file): release -> relaxed, acquire ->
+    relaxed, acq_rel -> acquire and -> release, seq_cst -> acq_rel (store:
+    release, load: acquire);
+  - every ordering primitive of the kernel code (the kernel atomics
+    back-end include/coupled/atomic/linux.h and the Linux adapter's hooks)
+    weakened the same way: smp_mb() removed, atomic_read_acquire() ->
+    atomic_read(), atomic_set_release() -> atomic_set(), a fully ordered
+    RMW -> its _acquire and _release forms, those -> _relaxed.
+  Not scanned: adapters/linux/cpuidle/ (the cpuidle helper, a client of
+  the library), which no relaxed-memory check runs (docs/verification.md).
+
+Checks (each compiled against the mutated copy):
+  unit       tests/core/unit/test_unit.c with the pthread adapter
+  scenarios  tests/core/scenario/test_scenario.c, every scenario, futex strategy
+  relacy     tests/verify/relacy/relacy_coupled.cpp, every scenario, quick mode
+             (relaxed-memory model checking; skipped with a reason if Relacy
+             is not installed, and then no mutant can be reported killed by it)
+  adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
+             relacy_arm.cpp or relacy_linux.cpp, every check)
+  deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
+
+Core logic mutants run the checks in the order unit, scenarios, relacy;
+core memory-order mutants relacy, unit, scenarios (x86 runs hide most
+weakened orders); adapter mutants adapter, unit, scenarios, deadline (the
+last three for the pthread adapter only).  By default a mutant stops at its
+first failing check; --all-checks runs every check on every mutant.
+
+The script first runs every check on the unmodified header: they must pass,
+or a "kill" would mean nothing.  It prints a killed/survived table (markdown
+with --markdown) and exits 1 if any mutant survived or the baseline failed.
+
+Usage: run_mutants.py [--list] [--only REGEX] [--jobs N] [--all-checks]
+                      [--markdown] [--keep]
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                     "..", "..", ".."))
+PTHREAD_H = "adapters/pthread/include/coupled/adapter/pthread.h"
+ARM_H = "adapters/baremetal-arm/include/coupled/adapter/baremetal_arm.h"
+LINUX_H = "adapters/linux/include/coupled/adapter/linux.h"
+# The kernel atomics back-end: kernel atomics and barriers, as LINUX_H.
+KATOMIC_H = "include/coupled/atomic/linux.h"
+PROTOCOL_H = "include/coupled/protocol.h"
+MEMBERSHIP_H = "include/coupled/membership.h"
+WORD_H = "include/coupled/word.h"
+
+
+def headers_under(rel):
+    """Every .h file below rel, as sorted paths relative to ROOT."""
+    found = []
+    for d, _, files in os.walk(os.path.join(ROOT, rel)):
+        found += [os.path.relpath(os.path.join(d, f), ROOT)
+                  for f in files if f.endswith(".h")]
+    return sorted(found)
+
+
+# Code written in kernel atomics and barriers (their own scan).
+KERNEL_FILES = [KATOMIC_H, LINUX_H]
+# The core: every header of include/coupled/ in the C11 orders.
+CORE_FILES = [h for h in headers_under("include/coupled")
+              if h not in KERNEL_FILES]
+# Adapters written with the core's C11 orders (the same scan as the core).
+C11_ADAPTER_FILES = [PTHREAD_H, ARM_H]
+# Mutant name prefixes of the files whose base name would be ambiguous.
+SHORT = {PTHREAD_H: "pthread", ARM_H: "arm", LINUX_H: "linux",
+         KATOMIC_H: "linux"}
+
+# name, description, file, old text, new text (or two lists of them, all
+# replaced).  Each old text must occur in the file exactly once: a stale
+# mutant (the header changed under it) is an error, not a silent survivor.
+LOGIC_MUTANTS = [
+    ("seed_logical_or",
+     "all-ready value computed with || as in the 2012 seed",
+     WORD_H,
+     "return members | (members << COUPLED_WAITING_BITS);",
+     "return members || (members << COUPLED_WAITING_BITS);"),
+    ("no_back_out_guard",
+     "back out of ready even when every member is ready",
+     WORD_H,
+     "while (old != all) {",
+     "while ((void)all, 1) {"),
+    ("no_wait_for_poke",
+     "leave phase 1 on 'all waiting' without having been poked",
+     PROTOCOL_H,
+     "if (coupled_word_waiting(c) == n && poked)",
+     "if (coupled_word_waiting(c) == n)"),
+    ("no_lost_poke_restart",
+     "the closer ignores pokes still pending (commits anyway)",
+     PROTOCOL_H,
+     "\t\t\tpending = true;",
+     "\t\t\t(void)pending;"),
+    ("done_split_wrong_order",
+     "done as two RMWs, waiting first, then ready",
+     WORD_H,
+     "(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE | COUPLED_READY_ONE,\n"
+     "\t\t\t\tCOUPLED_RELEASE);",
+     "(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE, COUPLED_RELEASE);\n"
+     "\t(void)coupled_fetch_sub(word, COUPLED_READY_ONE, COUPLED_RELEASE);"),
+    ("no_exit_gate",
+     "members leave without waiting for the closer's exit gate",
+     PROTOCOL_H,
+     "while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen) {",
+     "while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen && 0) {"),
+    ("no_ack_wait",
+     "the closer opens the exit gate without waiting for the acks",
+     PROTOCOL_H,
+     "while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen) {",
+     "while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen && 0) {"),
+    ("no_exit_wait",
+     "leave the round without waiting for ready to reach 0",
+     PROTOCOL_H,
+     "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {",
+     "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))"
+     " && 0) {"),
+    ("no_prevent_recheck",
+     "arrive without re-checking prevent after counting as waiting",
+     PROTOCOL_H,
+     "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {",
+     "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST) && 0) {"),
+    ("membership_read_relaxed",
+     "read prevent after the arrival without acquire (nor seq_cst), so the"
+     " member count and flags of the last change are not ordered",
+     PROTOCOL_H,
+     "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {",
+     "\tif (coupled_load(&g->prevent, COUPLED_RELAXED)) {"),
+    ("no_leave_drain",
+     "coupled_leave() does not wait for the removed id's call to end",
+     MEMBERSHIP_H,
+     "while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST)) {",
+     "while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST) && 0) {"),
+    ("reduce_skips_first",
+     "the closer's reduction ignores the first member's request",
+     PROTOCOL_H,
+     "acc = seen++ ? g->reduce(acc, r) : r;",
+     "acc = seen++ ? g->reduce(acc, r) : 0x7fffffff;"),
+    ("join_keeps_stale_ack",
+     "coupled_join() leaves the joiner's ack as it was (the wrap bug)",
+     MEMBERSHIP_H,
+     "\t\tcoupled_store(&g->slots[id].ack,\n"
+     "\t\t\t      coupled_load(&g->round_gen, COUPLED_RELAXED),\n"
+     "\t\t\t      COUPLED_RELAXED);",
+     "\t\t(void)0;"),
+    ("no_context_check",
+     "a membership change from inside a call is not refused (it hangs)",
+     MEMBERSHIP_H,
+     "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me)",
+     "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me && 0)"),
+    ("attempts_not_counted",
+     "COUPLED_STATS counts no arrival",
+     PROTOCOL_H,
+     "\t/* Every arrival counts, also one that then sees a change. */\n"
+     "\tCOUPLED__STAT_INC(s, attempts);",
+     "\t(void)0;"),
+    # --- the adapters ---
+    ("pthread_futex_no_dekker",
+     "pthread futex wait: no sleeping flag, so the waker never calls"
+     " FUTEX_WAKE (no Dekker pair)",
+     PTHREAD_H,
+     "\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);",
+     "\t\t(void)0;"),
+    ("pthread_futex_flag_after_check",
+     "pthread futex wait: the sleeping flag is set after the check of"
+     " wake_seq (the Dekker pair in the wrong order)",
+     PTHREAD_H,
+     "\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);\n"
+     "\t\tif (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {",
+     "\t\tif (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {\n"
+     "\t\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);"),
+    ("pthread_futex_no_wake",
+     "pthread futex wake: the syscall is never made",
+     PTHREAD_H,
+     "\t\t\tCOUPLED_PTHREAD_FUTEX_WAKE(&target->wake_seq);",
+     "\t\t\t(void)0;"),
+    ("pthread_condvar_wake_unlocked",
+     "pthread condvar wake: increment and signal without the mutex",
+     PTHREAD_H,
+     ["\t\tpthread_mutex_lock(&target->lock);\n",
+      "\t\tpthread_mutex_unlock(&target->lock);\n"],
+     ["", ""]),
+    ("pthread_futex_spin_ignores_deadline",
+     "pthread futex wait: the spin phase does not look at the clock",
+     PTHREAD_H,
+     "\t\t\tif (deadline && coupled_adapter_now(ag) >= deadline)",
+     "\t\t\tif (0 && deadline)"),
+    ("arm_no_sev",
+     "bare-metal WFE wake: no SEV",
+     ARM_H,
+     "\t\tCOUPLED_ARM_SEV();",
+     "\t\t(void)0;"),
+    ("arm_wfe_wake_no_dsb",
+     "bare-metal WFE wake: SEV without the DSB before it",
+     ARM_H,
+     "\t\tCOUPLED_ARM_DSB();\n\t\tCOUPLED_ARM_SEV();",
+     "\t\tCOUPLED_ARM_SEV();"),
+    ("arm_wfi_wake_no_dsb",
+     "bare-metal WFI wake: the SGI without the DSB after the increment",
+     ARM_H,
+     "\tCOUPLED_ARM_DSB();\n\tif (ag->ipi.send) {",
+     "\tif (ag->ipi.send) {"),
+    ("arm_wfi_no_irq_mask",
+     "bare-metal WFI wait: the check and WFI with IRQs not masked",
+     ARM_H,
+     "\tflags = COUPLED_ARM_IRQ_SAVE();",
+     "\tflags = 0;"),
+    ("linux_wake_ignores_busy",
+     "kernel wake: sends the call even when one is in flight",
+     LINUX_H,
+     "\tif (!atomic_xchg(&target->busy, 1)) {",
+     "\tif ((void)atomic_xchg(&target->busy, 1), 1) {"),
+    ("linux_handler_keeps_busy",
+     "kernel IPI handler: does not give the descriptor back",
+     LINUX_H,
+     "\t(void)atomic_xchg(&as->busy, 0);",
+     "\t(void)as;"),
+]
+
+ORDER_RE = re.compile(r"COUPLED_(RELEASE|ACQUIRE|ACQ_REL|SEQ_CST)\b")
+FUNC_RE = re.compile(r"^static (?:inline|__always_inline) .*?\b(\w+)\(")
+# An atomic call and its first argument (the object it operates on).
+OP_RE = re.compile(
+    r"coupled_(load|store|fetch_add|fetch_sub|exchange|cas)\(\s*([^,]+),")
+
+
+def weakenings(order, op):
+    """The weaker orders to try for one occurrence."""
+    if order == "RELEASE" or order == "ACQUIRE":
+        return ["RELAXED"]
+    if order == "ACQ_REL":
+        return ["ACQUIRE", "RELEASE"]
+    # seq_cst: the strongest order still valid for the operation.
+    if op == "store":
+        return ["RELEASE"]
+    if op == "load":
+        return ["ACQUIRE"]
+    return ["ACQ_REL"]
+
+
+def code_lines(rel):
+    """Yield (index, line, code, function) of a header, comments blanked.
+
+    Blanking keeps columns, so a column found in code is one in the line.
+    Preprocessor lines are skipped (definitions, not uses).
+    """
+    with open(os.path.join(ROOT, rel)) as f:
+        lines = f.read().split("\n")
+    func = "?"
+    in_comment = False
+    for i, line in enumerate(lines):
+        m = FUNC_RE.match(line)
+        if m:
+            func = m.group(1)
+        code = line
+        if in_comment:
+            if "*/" not in code:
+                continue
+            end = code.index("*/") + 2
+            code = " " * end + code[end:]
+            in_comment = False
+        code = re.sub(r"/\*.*?\*/", lambda x: " " * len(x.group(0)), code)
+        if "/*" in code:
+            code = code[:code.index("/*")]
+            in_comment = True
+        code = code.split("//", 1)[0]
+        if code.lstrip().startswith("#"):
+            continue
+        yield i, line, code, func, lines
+
+
+def short(rel):
+    return SHORT.get(rel, os.path.splitext(os.path.basename(rel))[0])
+
+
+# Kernel ordering primitives and their weakenings.
+KERNEL_RE = re.compile(
+    r"\b(smp_mb\(\)|atomic_read_acquire\(|atomic_set_release\(|"
+    r"atomic_(fetch_add|xchg|try_cmpxchg)(_relaxed|_acquire|_release)?\()")
+
+
+def kernel_weakenings(m):
+    tok = m.group(0)
+    if tok == "smp_mb()":
+        return [("((void)0)", "smp_mb removed")]
+    if tok == "atomic_read_acquire(":
+        return [("atomic_read(", "read_acquire>read")]
+    if tok == "atomic_set_release(":
+        return [("atomic_set(", "set_release>set")]
+    op, suffix = m.group(2), m.group(3)
+    base = "atomic_" + op
+    if suffix is None:
+        return [(base + "_acquire(", "%s>%s_acquire" % (op, op)),
+                (base + "_release(", "%s>%s_release" % (op, op))]
+    if suffix in ("_acquire", "_release"):
+        return [(base + "_relaxed(", "%s%s>%s_relaxed" % (op, suffix, op))]
+    return []
+
+
+def kernel_mutants():
+    """Scan the kernel adapter for ordering primitives in code."""
+    mutants = []
+    for rel in KERNEL_FILES:
+        for i, line, code, func, _ in code_lines(rel):
+            for m in KERNEL_RE.finditer(code):
+                for new, what in kernel_weakenings(m):
+                    mutants.append({
+                        "name": "%s:%s:%s" % (short(rel), func, what),
+                        "kind": "order",
+                        "desc": "%s line %d: %s in %s" % (
+                            rel, i + 1, what.replace(">", " -> "), func),
+                        "file": rel, "line": i, "col": m.start(),
+                        "old": m.group(0), "new": new,
+                    })
+    return mutants
+
+
+def order_mutants():
+    """Scan the C11 headers for memory orders in code (not comments)."""
+    mutants = []
+    for rel in CORE_FILES + C11_ADAPTER_FILES:
+        for i, line, code, func, lines in code_lines(rel):
+            for m in ORDER_RE.finditer(code):
+                # The statement this order belongs to: this line and up to
+                # two before it (calls are wrapped).
+                ctx = " ".join(lines[max(0, i - 2):i + 1])
+                ops = OP_RE.findall(ctx)
+                op, obj = ops[-1] if ops else ("?", "?")
+                field = re.findall(r"\w+", obj)[-1]
+                if op == "cas" and m.group(1) != "RELAXED" and \
+                        code[m.end():].lstrip().startswith(")"):
+                    continue  # a CAS failure order; only success is tried
+                col = m.start()
+                for weaker in weakenings(m.group(1), op):
+                    name = "%s:%s:%s:%s>%s" % (
+                        short(rel), func,
+                        field, m.group(1).lower(), weaker.lower())
+                    mutants.append({
+                        "name": name,
+                        "kind": "order",
+                        "desc": "%s line %d: %s %s of %s weakened to %s" % (
+                            rel, i + 1, op, m.group(1).lower(), field,
+                            weaker.lower()),
+                        "file": rel, "line": i, "col": col,
+                        "old": m.group(0), "new": "COUPLED_" + weaker,
+                    })
+    mutants += kernel_mutants()
+    # Disambiguate names used twice (two loads of one field in a function).
+    seen = {}
+    for m in mutants:
+        seen[m["name"]] = seen.get(m["name"], 0) + 1
+    count = {}
+    for m in mutants:
+        if seen[m["name"]] > 1:
+            count[m["name"]] = count.get(m["name"], 0) + 1
+            m["name"] += "#%d" % count[m["name"]]
+    return mutants
+
+
+def logic_mutants():
+    return [{"name": n, "kind": "logic", "desc": d, "file": f, "old": o,
+             "new": w} for (n, d, f, o, w) in LOGIC_MUTANTS]
+
+
+def stale_mutants(mutants):
+    """Say which named mutants' texts do not occur exactly once."""
+    stale = []
+    for m in mutants:
+        if m["kind"] != "logic":
+            continue
+        with open(os.path.join(ROOT, m["file"])) as f:
+            text = f.read()
+        olds = m["old"] if isinstance(m["old"], list) else [m["old"]]
+        for old in olds:
+            n = text.count(old)
+            if n != 1:
+                stale.append("mutant %s: pattern found %d times in %s"
+                             % (m["name"], n, m["file"]))
+    return stale
+
+
+def apply_mutant(mutant, copy):
+    """Write the mutated file into copy (holding include/ and adapters/)."""
+    rel = mutant["file"]
+    path = os.path.join(copy, rel)
+    with open(path) as f:
+        text = f.read()
+    if mutant["kind"] == "logic":
+        olds, news = mutant["old"], mutant["new"]
+        if not isinstance(olds, list):
+            olds, news = [olds], [news]
+        for old, new in zip(olds, news):
+            n = text.count(old)
+            if n != 1:
+                raise RuntimeError("mutant %s: pattern found %d times in %s "
+                                   "(the header changed; update the mutant)"
+                                   % (mutant["name"], n, rel))
+            text = text.replace(old, new)
+    else:
+        lines = text.split("\n")
+        line = lines[mutant["line"]]
+        col = mutant["col"]
+        assert line[col:col + len(mutant["old"])] == mutant["old"]
+        lines[mutant["line"]] = (line[:col] + mutant["new"] +
+                                 line[col + len(mutant["old"]):])
+        text = "\n".join(lines)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def run(cmd, timeout, env=None):
+    """Run cmd; return (ok, one-line detail)."""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=timeout,
+                           env=env, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return False, "timed out after %d s" % timeout
+    out = p.stdout.decode(errors="replace").strip().split("\n")
+    if p.returncode == 0:
+        return True, ""
+    # Relacy: which check failed, and how (its first report line).
+    fail = [l.strip() for l in out if l.startswith("FAIL: ")]
+    how = [re.sub(r"^\[\d+\] \d+: ", "", l.strip())
+           for l in out if re.search(r"DEADLOCK|LIVELOCK|DATA RACE|"
+                                     r"RESOURCE LEAK|ASSERT FAILED", l)]
+    if fail and how:
+        return False, ("%s: %s" % (fail[0], how[0])).replace(
+            ROOT + "/", "")[:160]
+    # The most telling line: a failed CHECK, an assertion, or the last one.
+    for pattern in (r"CHECK failed|stepctl:|RL_ASSERT|assert|did not return",
+                    r"FAIL|failed|violat|error|timed out|ABOVE BOUND"):
+        for line in out:
+            if re.search(pattern, line, re.I):
+                return False, line.strip().replace(ROOT + "/", "")[:160]
+    return False, (out[-1].strip()[:160] if out and out[-1] else
+                   "exit status %d" % p.returncode)
+
+
+# The adapters' Relacy programs: source, adapter include directory, extra
+# includes.  The kernel atomics back-end is checked by the Linux adapter's.
+ADAPTER_RELACY = {
+    PTHREAD_H: ("tests/verify/relacy/relacy_pthread.cpp",
+                "adapters/pthread/include", []),
+    ARM_H: ("tests/verify/relacy/relacy_arm.cpp", "adapters/baremetal-arm/include",
+            []),
+    LINUX_H: ("tests/verify/relacy/relacy_linux.cpp", "adapters/linux/include",
+              ["tests/verify/relacy/kshim"]),
+}
+ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
+# One of each program, for mutants of the core.
+ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, LINUX_H]
+
+
+class Checks:
+    """Builds and runs the checks against one copy of include/ and adapters/."""
+
+    def __init__(self, args):
+        self.cc = args.cc
+        self.cxx = args.cxx
+        self.relacy = None
+        self.relacy_why = ""
+        src = os.path.join(ROOT, "tests/verify/relacy/relacy_coupled.cpp")
+        if not os.path.exists(src):
+            self.relacy_why = "tests/verify/relacy/relacy_coupled.cpp is missing"
+        elif not any(os.path.exists(os.path.join(d, "relacy/relacy.hpp"))
+                     for d in ("/usr/include", "/usr/local/include")):
+            self.relacy_why = "Relacy is not installed (Debian: relacy-dev)"
+        else:
+            self.relacy = src
+
+    def names(self):
+        return ["unit", "scenarios", "relacy", "adapter", "deadline"]
+
+    def build_c(self, copy, out, src, extra=()):
+        cmd = [self.cc, "-std=c11", "-O2", "-g0", "-pthread",
+               "-DCOUPLED_ADAPTER_PTHREAD", "-D_DEFAULT_SOURCE",
+               "-DCOUPLED_STATS", "-I", os.path.join(copy, "include"),
+               "-I", os.path.join(copy, "adapters/pthread/include"),
+               "-I", os.path.join(ROOT, "tests/common"),
+               "-I", os.path.join(ROOT, "tests/core/scenario")] + list(extra) + \
+              [os.path.join(ROOT, src), "-o", out]
+        return run(cmd, 300)
+
+    def relacy_program(self, copy, work, header):
+        """Build and run one adapter's Relacy program; (status, detail)."""
+        src, adir, extra = ADAPTER_RELACY[header]
+        exe = os.path.join(work, os.path.basename(src).replace(".cpp", ""))
+        cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+               "-I", os.path.join(copy, "include"),
+               "-I", os.path.join(copy, adir)]
+        for d in extra:
+            cmd += ["-I", os.path.join(ROOT, d)]
+        cmd += ["-I", os.path.join(ROOT, "tests/verify/relacy"),
+                os.path.join(ROOT, src), "-o", exe]
+        ok, why = run(cmd, 600)
+        if not ok:
+            return "fail", "build: " + why
+        ok, why = run([exe, "all"], 900)
+        return ("pass", "") if ok else ("fail", why)
+
+    def check(self, name, copy, work, mutant):
+        """Return (status, detail): status is pass, fail or skip."""
+        if name == "unit":
+            exe = os.path.join(work, "unit")
+            ok, why = self.build_c(copy, exe, "tests/core/unit/test_unit.c")
+            if not ok:
+                return "fail", "build: " + why
+            ok, why = run([exe], 60)
+            return ("pass", "") if ok else ("fail", why)
+        if name == "scenarios":
+            exe = os.path.join(work, "scenario")
+            ok, why = self.build_c(copy, exe,
+                                   "tests/core/scenario/test_scenario.c",
+                                   ["-DSTEPCTL_LIMIT_S=5"])
+            if not ok:
+                return "fail", "build: " + why
+            ok, why = run([exe, "all", "futex"], 600)
+            return ("pass", "") if ok else ("fail", why)
+        if name == "deadline":
+            exe = os.path.join(work, "deadline")
+            ok, why = self.build_c(copy, exe, "tests/core/deadline/test_deadline.c")
+            if not ok:
+                return "fail", "build: " + why
+            ok, why = run([exe, "--calls", "24", "--bound-ms", "50"], 300)
+            return ("pass", "") if ok else ("fail", why)
+        if name in ("relacy", "adapter") and not self.relacy:
+            return "skip", self.relacy_why
+        if name == "relacy":
+            exe = os.path.join(work, "relacy")
+            cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+                   "-I", os.path.join(copy, "include"),
+                   "-I", os.path.join(ROOT, "tests/verify/relacy"), self.relacy,
+                   "-o", exe]
+            ok, why = run(cmd, 600)
+            if not ok:
+                return "fail", "build: " + why
+            env = dict(os.environ, COUPLED_RELACY_QUICK="1")
+            ok, why = run([exe, "all"], 900, env)
+            return ("pass", "") if ok else ("fail", why)
+        if name == "adapter":
+            headers = ([mutant["file"]] if mutant and
+                       mutant["file"] in ADAPTER_RELACY
+                       else ADAPTER_PROGRAMS)
+            for header in headers:
+                status, detail = self.relacy_program(copy, work, header)
+                if status != "pass":
+                    return status, detail
+            return "pass", ""
+        raise ValueError(name)
+
+
+def check_order(mutant):
+    """The checks a mutant runs, most likely killer first."""
+    rel = mutant["file"]
+    if rel == PTHREAD_H:
+        return ["adapter", "unit", "scenarios", "deadline"]
+    if rel in ADAPTER_RELACY:
+        return ["adapter"]
+    if mutant["kind"] == "logic":
+        return ["unit", "scenarios", "relacy"]
+    return ["relacy", "unit", "scenarios"]
+
+
+def evaluate(checks, mutant, order, all_checks, keep):
+    work = tempfile.mkdtemp(prefix="coupled-mutant-")
+    copy = os.path.join(work, "src")
+    for d in ("include", "adapters"):
+        shutil.copytree(os.path.join(ROOT, d), os.path.join(copy, d))
+    result = {"mutant": mutant, "killers": [], "detail": "", "skipped": [],
+              "seconds": 0.0}
+    start = time.time()
+    try:
+        if mutant:
+            apply_mutant(mutant, copy)
+        for name in order:
+            status, detail = checks.check(name, copy, work, mutant)
+            if status == "skip":
+                result["skipped"].append(name)
+                continue
+            if status == "fail":
+                result["killers"].append(name)
+                if not result["detail"]:
+                    result["detail"] = detail
+                if mutant and not all_checks:
+                    break
+    finally:
+        result["seconds"] = time.time() - start
+        if keep:
+            print("kept %s" % work)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--list", action="store_true", help="list the mutants")
+    ap.add_argument("--only", help="run the mutants whose name matches")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--all-checks", action="store_true",
+                    help="run every check on every mutant")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the mutated copies (prints their paths)")
+    ap.add_argument("--cc", default=os.environ.get("CC", "gcc"))
+    ap.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
+    args = ap.parse_args()
+
+    mutants = logic_mutants() + order_mutants()
+    if args.only:
+        mutants = [m for m in mutants if re.search(args.only, m["name"])]
+    if args.list:
+        stale = stale_mutants(mutants)
+        for m in mutants:
+            print("%-48s %s" % (m["name"], m["desc"]))
+        for why in stale:
+            print("mutation: %s" % why)
+        return 1 if stale else 0
+
+    checks = Checks(args)
+    if checks.relacy is None:
+        print("mutation: relacy check skipped: %s" % checks.relacy_why)
+
+    t0 = time.time()
+    base = evaluate(checks, None, checks.names(), True, False)
+    if base["killers"]:
+        print("mutation: the unmodified header FAILS %s: %s"
+              % (", ".join(base["killers"]), base["detail"]))
+        return 1
+    print("mutation: baseline passes every check (%.0f s)" % base["seconds"])
+
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        futs = [ex.submit(evaluate, checks, m,
+                          checks.names() if args.all_checks
+                          else check_order(m),
+                          args.all_checks, args.keep) for m in mutants]
+        for m, fut in zip(mutants, futs):
+            r = fut.result()
+            results.append(r)
+            verdict = ("killed by " + ",".join(r["killers"])
+                       if r["killers"] else "SURVIVED")
+            print("%-48s %-30s %5.0fs  %s" % (m["name"], verdict,
+                                              r["seconds"], r["detail"]),
+                  flush=True)
+
+    survivors = [r for r in results if not r["killers"]]
+    print()
+    if args.markdown:
+        print("| mutant | change | killed by | first failure |")
+        print("|---|---|---|---|")
+        for r in results:
+            m = r["mutant"]
+            print("| `%s` | %s | %s | %s |" % (
+                m["name"], m["desc"].replace("|", "\\|"),
+                ", ".join(r["killers"]) or "**survived**",
+                r["detail"].replace("|", "\\|")))
+    else:
+        print("%-48s %s" % ("mutant", "verdict"))
+        for r in results:
+            print("%-48s %s" % (r["mutant"]["name"],
+                                ", ".join(r["killers"]) or "SURVIVED"))
+    print("\nmutation: %d mutants, %d killed, %d survived, %.0f s"
+          % (len(results), len(results) - len(survivors), len(survivors),
+             time.time() - t0))
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

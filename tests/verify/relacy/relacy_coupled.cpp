@@ -1,0 +1,867 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * relacy_coupled.cpp - the real include/coupled/coupled.h under the Relacy
+ * race detector (C++ relaxed memory model, exhaustive or random schedules).
+ *
+ * Build (one line, no CMake; <include> is the project's include directory,
+ * or a mutated copy of it):
+ *
+ *   c++ -std=c++17 -O1 -I<include> -Itests/verify/relacy tests/verify/relacy/relacy_coupled.cpp -o relacy_coupled
+ *
+ * Needs Relacy's headers (Debian: relacy-dev) on the include path.
+ *
+ * Usage:
+ *   relacy_coupled list                    the scenario names
+ *   relacy_coupled <scenario> 2p           2 participants, context bound 2
+ *   relacy_coupled <scenario> 3p [iters]   3 participants, random scheduler
+ *   relacy_coupled all                     every scenario, 2p and 3p
+ * Search:
+ *   2 participants are explored systematically with Relacy's context-bound
+ *   scheduler, bound 2 (every schedule with at most 2 preemptions, and every
+ *   value each load may read).  The full search does not finish: the commit
+ *   scenario ran for more than 2 minutes without ending, and bound 3 takes
+ *   more than 100 s per scenario; bound 2 takes 2-30 s.  Scenarios with a
+ *   changer thread (3 threads) use the random scheduler even with 2
+ *   participants: even bound 1 did not finish in 200 s.
+ *   3 participants use the random scheduler, 100000 iterations by default.
+ * Environment:
+ *   COUPLED_RELACY_ITERS=N   random iterations (default 100000)
+ *   COUPLED_RELACY_BOUND=K   context bound for 2 participants (default 2;
+ *                            0 asks for the full search)
+ *   COUPLED_RELACY_QUICK=1   quick mode for mutation testing: bound 1 and
+ *                            20000 random iterations (the two variables
+ *                            above still override it)
+ * Exit code: 0 when every property held in every explored execution, 1 when
+ * Relacy found a violation (its history is printed), 2 on a usage error.
+ *
+ * Properties checked in every execution (RL_ASSERT, plus Relacy's own data
+ * race, livelock and uninitialized-access detection):
+ *   - every member of a committed round runs the action exactly once, with
+ *     param == min of the members' requests of that call, and the same
+ *     member count and generation;
+ *   - all or none: a generation run by anyone was run by exactly round.members
+ *     participants (all of them when membership is fixed);
+ *   - return codes: the action ran iff the call returned COUPLED_COMMITTED;
+ *     only the injected abort reasons occur, caller aborts only from phase 2;
+ *   - the packed word is 0, prevent 0 and the member count right at the end;
+ *   - plain data (rl::var) written in an action before coupled_barrier() is
+ *     read by the others after it; data of one round's action is read by the
+ *     next round's action and by a membership change (so the exit and the
+ *     membership protocol must order them, or Relacy reports a race);
+ *   - coupled_vote() returns the OR of the votes to every member, also when a
+ *     vote slot is reused;
+ *   - no lost wake-up: in token wait mode a lost wake-up is a livelock.
+ */
+#include <relacy/relacy.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+
+#define COUPLED_ATOMIC_RELACY 1
+#define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
+
+struct coupled_group;
+static void relacy_hook(struct coupled_group *g, uint32_t self, int point);
+#define COUPLED_HOOK(group, self, point) \
+	relacy_hook((group), (self), (int)(point))
+
+#include <coupled/coupled.h>
+
+namespace {
+
+/* --- scenarios ------------------------------------------------------------ */
+
+/* The scenarios: relacy_scenarios.def, also read by CMakeLists.txt. */
+enum scenario {
+#define SCENARIO(id, name, extra, rounds, what) id,
+#include "relacy_scenarios.def"
+#undef SCENARIO
+	SC_COUNT
+};
+
+struct scenario_info {
+	const char *name;
+	unsigned extra_threads; /* a changer thread */
+	unsigned rounds;        /* commits each participant needs */
+	const char *what;
+};
+
+const scenario_info scenarios[SC_COUNT] = {
+#define SCENARIO(id, name, extra, rounds, what) { #name, extra, rounds, what },
+#include "relacy_scenarios.def"
+#undef SCENARIO
+};
+
+/* Coverage of the interesting paths over a whole simulation. */
+enum coverage {
+	COV_EXECS,
+	COV_ABORT_WORK_P1,
+	COV_ABORT_WORK_P2,
+	COV_ABORT_CALLER,
+	COV_RETRY,
+	COV_RESTART,
+	COV_ABORT_MEMBERSHIP,
+	COV_ENOENT,
+	COV_SMALL_ROUND,
+	COV_WRAP_LANDING,
+	COV_COUNT
+};
+const char *const coverage_names[COV_COUNT] = {
+	"executions",        "phase-1 work aborts", "phase-2 work aborts",
+	"caller aborts",     "retries",             "restarts",
+	"membership aborts", "ENOENT returns",      "rounds without the leaver",
+	"rounds of generation 0 with the joiner",
+};
+
+/* Set by main() before a simulation; constant while it runs. */
+int g_scenario;
+unsigned g_wait_mode;
+unsigned long g_cov[COV_COUNT];
+
+enum { MAXP = 3, MAXCALLS = 12, MAXACT = 4 };
+
+/* Each call asks for something different, so a stale request shows. */
+int32_t request_of(uint32_t self, unsigned call)
+{
+	return (int32_t)((self * 5u + call * 3u + 1u) % 7u + 1u);
+}
+
+struct harness_base {
+	virtual void hook(uint32_t self, int point) = 0;
+	virtual bool should_abort(uint32_t self) = 0;
+	virtual void on_action(const struct coupled_round *r) = 0;
+
+protected:
+	~harness_base() {}
+};
+
+harness_base *g_current;
+
+void action_fn(const struct coupled_round *r, void *ctx)
+{
+	static_cast<harness_base *>(ctx)->on_action(r);
+}
+
+bool should_abort_fn(void *arg, uint32_t self)
+{
+	return static_cast<harness_base *>(arg)->should_abort(self);
+}
+
+struct call_rec {
+	int ret;
+	int32_t request;
+	unsigned ran;
+	unsigned decided;
+	uint32_t gen;
+	int32_t param;
+	uint32_t members;
+	int last_point;
+};
+
+template <unsigned N, unsigned EXTRA>
+struct coupled_test final
+	: rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>, harness_base {
+	struct coupled_group g;
+	struct coupled_slot slots[N];
+
+	/* Test-side scheduling flags (atomics: they carry no data). */
+	rl::atomic<uint32_t> arrived[N];
+	rl::atomic<uint32_t> paused[N];
+	rl::atomic<uint32_t> second_ready;
+	rl::atomic<uint32_t> changer_done;
+	rl::atomic<uint32_t> zero_settled; /* participant 0: small round or done */
+
+	/* Plain data, checked for races by Relacy. */
+	rl::var<unsigned> nact[N];
+	rl::var<uint32_t> act_gen[N][MAXACT];
+	rl::var<int32_t> act_param[N][MAXACT];
+	rl::var<uint32_t> data[N];
+	rl::var<int> scratch[N];
+	rl::var<int> exit_scratch[N];
+	/* Written in the ready loop only, i.e. before the owner's ack. */
+	rl::var<int> ready_scratch[N];
+
+	/* Owner-only bookkeeping (each participant its own row). */
+	call_rec calls[N][MAXCALLS];
+	unsigned ncalls[N];
+	int last_point[N];
+	unsigned budget[N];
+	bool raised[N];
+	bool paused_once[N];
+	unsigned retries[N];
+	unsigned membership_aborts[N];
+	unsigned enoents[N];
+
+	int sc;
+
+	void before()
+	{
+		sc = g_scenario;
+		g_current = this;
+		uint32_t initial = sc == SC_WRAP_JOIN ? N - 1 : N;
+		RL_ASSERT(coupled_group_init(&g, slots, N, initial, NULL) == 0);
+		/* The last decided round is UINT32_MAX; the next one wraps. */
+		if (sc == SC_WRAP_JOIN)
+			RL_ASSERT(coupled_group_set_generation(&g, UINT32_MAX) ==
+				  0);
+		coupled_relacy_set_mode(coupled_group_adapter(&g), g_wait_mode);
+		second_ready.store(0u, rl::mo_relaxed, $);
+		changer_done.store(0u, rl::mo_relaxed, $);
+		zero_settled.store(0u, rl::mo_relaxed, $);
+		for (unsigned i = 0; i < N; i++) {
+			arrived[i].store(0u, rl::mo_relaxed, $);
+			paused[i].store(0u, rl::mo_relaxed, $);
+			nact[i]($) = 0u;
+			data[i]($) = 0u;
+			scratch[i]($) = 0;
+			exit_scratch[i]($) = 0;
+			ready_scratch[i]($) = 0;
+			for (unsigned k = 0; k < MAXACT; k++) {
+				act_gen[i][k]($) = 0u;
+				act_param[i][k]($) = 0;
+			}
+			ncalls[i] = 0;
+			last_point[i] = -1;
+			budget[i] = 0;
+			raised[i] = false;
+			paused_once[i] = false;
+			retries[i] = 0;
+			membership_aborts[i] = 0;
+			enoents[i] = 0;
+		}
+		if (sc == SC_ABORT2) {
+			budget[N - 1] = 1;
+			if (N > 2)
+				budget[0] = 1;
+		}
+		if (sc == SC_RESTART)
+			budget[N - 1] = 1;
+	}
+
+	bool fixed_membership() const
+	{
+		return sc != SC_CHURN && sc != SC_SELF_CHURN &&
+		       sc != SC_WRAP_JOIN;
+	}
+
+	void raise_work(uint32_t id)
+	{
+		coupled_relacy_raise_work(coupled_group_adapter(&g),
+					  coupled_participant_adapter(&g, id), id);
+	}
+
+	static bool inside_window(int point)
+	{
+		return point == COUPLED_HOOK_LAST_ARRIVER ||
+		       point == COUPLED_HOOK_PHASE1_SLEEP ||
+		       point == COUPLED_HOOK_READY ||
+		       point == COUPLED_HOOK_READY_SPIN ||
+		       point == COUPLED_HOOK_BACK_OUT ||
+		       point == COUPLED_HOOK_DECIDED || point == COUPLED_HOOK_DONE;
+	}
+
+	bool all_flags(rl::atomic<uint32_t> *f, unsigned count)
+	{
+		for (unsigned j = 0; j < count; j++)
+			if (!f[j].load(rl::mo_relaxed, $))
+				return false;
+		return true;
+	}
+
+	/* A membership change holds prevent and nobody is waiting. */
+	void on_membership()
+	{
+		/* Nobody waiting: nobody ready either, no round still open. */
+		RL_ASSERT(coupled_word_ready(coupled_load(
+				  &g.counts, COUPLED_RELAXED)) == 0);
+		for (unsigned j = 0; j < N; j++) {
+			unsigned k = nact[j]($);
+			if (k)
+				(void)(uint32_t)act_gen[j][k - 1]($);
+			(void)(int)scratch[j]($);
+		}
+	}
+
+	void hook(uint32_t self, int point) override
+	{
+		if (self >= N) {
+			if (point == COUPLED_HOOK_MEMBERSHIP)
+				on_membership();
+			return;
+		}
+		int prev = last_point[self];
+		last_point[self] = point;
+		if (inside_window(point))
+			scratch[self]($) = point;
+		if (point == COUPLED_HOOK_READY_SPIN ||
+		    point == COUPLED_HOOK_BACK_OUT)
+			ready_scratch[self]($) = point;
+		/*
+		 * Nobody leaves a decided round before every member left its
+		 * ready loop (the acks and the exit gate): each member's
+		 * ready-loop writes happen before any member's done.  (The
+		 * membership is stable during the round.)
+		 */
+		if (point == COUPLED_HOOK_DONE)
+			for (unsigned j = 0; j < N; j++)
+				if (fixed_membership() ||
+				    coupled_load(&g.slots[j].member,
+						 COUPLED_RELAXED))
+					(void)(int)ready_scratch[j]($);
+		/* The packed word's invariant: every ready one is waiting. */
+		if (point == COUPLED_HOOK_EXIT_WAIT) {
+			uint32_t w = coupled_load(&g.counts, COUPLED_RELAXED);
+			RL_ASSERT(coupled_word_ready(w) <=
+				  coupled_word_waiting(w));
+			RL_ASSERT(coupled_word_waiting(w) <= N);
+		}
+		/* After done, before the call returns: ordered by inside. */
+		if (point == COUPLED_HOOK_EXITED)
+			exit_scratch[self]($) = point;
+		if (prev == COUPLED_HOOK_BACK_OUT &&
+		    (point == COUPLED_HOOK_PHASE1_SLEEP ||
+		     point == COUPLED_HOOK_READY))
+			retries[self]++;
+		if (point == COUPLED_HOOK_DECIDED)
+			calls[self][ncalls[self]].decided++;
+
+		switch (sc) {
+		case SC_ABORT1: /* the last one gets work while 0 waits */
+		case SC_RETRY:  /* ... while 0 is ready */
+			if (self == 0 && !raised[0] &&
+			    point == (sc == SC_ABORT1 ? COUPLED_HOOK_PHASE1_SLEEP
+						      : COUPLED_HOOK_READY_SPIN)) {
+				raised[0] = true;
+				raise_work(N - 1);
+			}
+			break;
+		case SC_RESTART:
+			if (self < N - 1 && point == COUPLED_HOOK_PHASE1_SLEEP)
+				arrived[self].store(1u, rl::mo_relaxed, $);
+			if (self == N - 1 && point == COUPLED_HOOK_ARRIVE &&
+			    ncalls[self] == 0)
+				while (!all_flags(arrived, N - 1))
+					rl::yield(1, $);
+			if (self < N - 1 && point == COUPLED_HOOK_READY &&
+			    !paused_once[self]) {
+				paused_once[self] = true;
+				paused[self].store(1u, rl::mo_relaxed, $);
+				while (!second_ready.load(rl::mo_relaxed, $))
+					rl::yield(1, $);
+			}
+			if (self == N - 1 && point == COUPLED_HOOK_READY &&
+			    ncalls[self] == 1)
+				second_ready.store(1u, rl::mo_relaxed, $);
+			break;
+		default:
+			break;
+		}
+	}
+
+	bool should_abort(uint32_t self) override
+	{
+		if (!budget[self] || last_point[self] != COUPLED_HOOK_READY_SPIN)
+			return false;
+		if (sc == SC_RESTART)
+			return all_flags(paused, N - 1);
+		return true;
+	}
+
+	void on_action(const struct coupled_round *r) override
+	{
+		uint32_t self = r->self;
+		RL_ASSERT(self < N);
+		call_rec &c = calls[self][ncalls[self]];
+		RL_ASSERT(c.ran == 0);
+		c.ran++;
+		c.gen = r->generation;
+		c.param = r->param;
+		c.members = r->members;
+		RL_ASSERT(r->group == &g);
+
+		unsigned k = nact[self]($);
+		RL_ASSERT(k < MAXACT);
+		act_gen[self][k]($) = r->generation;
+		act_param[self][k]($) = r->param;
+		nact[self]($) = k + 1;
+
+		if (fixed_membership()) {
+			RL_ASSERT(r->members == N);
+			/* The previous round's actions happen before this one. */
+			if (k > 0)
+				for (unsigned j = 0; j < N; j++)
+					RL_ASSERT((uint32_t)act_gen[j][k - 1]($) ==
+						  (uint32_t)act_gen[self][k - 1]($));
+		}
+
+		if (sc == SC_BARRIER) {
+			uint32_t mark = r->generation * 16u + self;
+			data[self]($) = mark;
+			RL_ASSERT(coupled_barrier(r) == 0);
+			for (unsigned j = 0; j < N; j++)
+				RL_ASSERT((uint32_t)data[j]($) ==
+					  r->generation * 16u + j);
+			int v1 = coupled_vote(r, self == k % N);
+			int v2 = coupled_vote(r, false);
+			int v3 = coupled_vote(r, false); /* reuses v1's slot */
+			int v4 = coupled_vote(r, true);
+			RL_ASSERT(v1 == 1);
+			RL_ASSERT(v2 == 0);
+			RL_ASSERT(v3 == 0);
+			RL_ASSERT(v4 == 1);
+		}
+	}
+
+	int enter(uint32_t self)
+	{
+		struct coupled_abort_opts opts;
+		opts.deadline = 0;
+		opts.should_abort = should_abort_fn;
+		opts.abort_arg = static_cast<harness_base *>(this);
+		RL_ASSERT(ncalls[self] < MAXCALLS);
+		call_rec &c = calls[self][ncalls[self]];
+		c.ret = -1000;
+		c.request = request_of(self, ncalls[self]);
+		c.ran = 0;
+		c.decided = 0;
+		c.gen = 0;
+		c.param = -1;
+		c.members = 0;
+		int ret = coupled_enter_opts(&g, self, c.request, action_fn,
+					     this, &opts);
+		c.ret = ret;
+		c.last_point = last_point[self];
+		RL_ASSERT(c.ran == (ret == COUPLED_COMMITTED ? 1u : 0u));
+		if (ret == COUPLED_ENOENT)
+			enoents[self]++;
+		if (ret == COUPLED_ABORT_MEMBERSHIP)
+			membership_aborts[self]++;
+		/*
+		 * Membership refusals may repeat while a change runs: keep
+		 * no record of them unless the call restarted a round first.
+		 */
+		if ((ret != COUPLED_ABORT_MEMBERSHIP && ret != COUPLED_ENOENT) ||
+		    c.decided)
+			ncalls[self]++;
+		last_point[self] = -1;
+		return ret;
+	}
+
+	void wait_changer()
+	{
+		while (!changer_done.load(rl::mo_relaxed, $))
+			rl::yield(1, $);
+	}
+
+	void participant(uint32_t self)
+	{
+		unsigned full = 0;
+
+		if (sc == SC_ABORT1 && self == 0)
+			raise_work(N - 1);
+		if (sc == SC_SELF_CHURN && self == N - 1) {
+			RL_ASSERT(coupled_leave(&g, self) == 0);
+			RL_ASSERT(coupled_join(&g, self) == 0);
+			changer_done.store(1u, rl::mo_relaxed, $);
+		}
+		if (sc == SC_WRAP_JOIN && self == N - 1) {
+			RL_ASSERT(coupled_join(&g, self) == 0);
+			changer_done.store(1u, rl::mo_relaxed, $);
+		}
+		for (;;) {
+			int ret = enter(self);
+			switch (ret) {
+			case COUPLED_COMMITTED: {
+				const call_rec &c = calls[self][ncalls[self] - 1];
+				RL_ASSERT(c.ret == COUPLED_COMMITTED);
+				if (fixed_membership()) {
+					/*
+					 * Returned: every member's action of
+					 * this round happens before this point.
+					 */
+					unsigned k = nact[self]($) - 1;
+					for (unsigned j = 0; j < N; j++)
+						RL_ASSERT((uint32_t)act_gen[j][k]($) ==
+							  c.gen);
+				}
+				if (self == 0 && c.members < N)
+					zero_settled.store(1u, rl::mo_relaxed, $);
+				if (c.members == N) {
+					if (++full == scenarios[sc].rounds) {
+						if (self == 0)
+							zero_settled.store(
+								1u, rl::mo_relaxed, $);
+						return;
+					}
+				} else {
+					RL_ASSERT(!fixed_membership());
+					wait_changer();
+				}
+				break;
+			}
+			case COUPLED_ABORT_WORK:
+				RL_ASSERT(sc == SC_ABORT1 || sc == SC_RETRY);
+				RL_ASSERT(self == N - 1);
+				coupled_relacy_clear_work(
+					coupled_participant_adapter(&g, self));
+				break;
+			case COUPLED_ABORT_CALLER:
+				RL_ASSERT(budget[self] > 0);
+				/* Only ever asked for from the ready phase. */
+				RL_ASSERT(calls[self][ncalls[self] - 1].last_point ==
+					  COUPLED_HOOK_BACK_OUT);
+				RL_ASSERT(sc == SC_ABORT2 || sc == SC_RESTART);
+				budget[self]--;
+				break;
+			case COUPLED_ABORT_MEMBERSHIP:
+				RL_ASSERT(!fixed_membership());
+				rl::yield(1, $);
+				break;
+			case COUPLED_ENOENT:
+				RL_ASSERT(!fixed_membership() && self == N - 1);
+				wait_changer();
+				break;
+			default:
+				RL_ASSERT(!"unexpected return code");
+				return;
+			}
+		}
+	}
+
+	void changer()
+	{
+		RL_ASSERT(coupled_leave(&g, N - 1) == 0);
+		RL_ASSERT(!coupled_is_member(&g, N - 1));
+		/* The removed participant's call is over: its data is ours. */
+		unsigned k = nact[N - 1]($);
+		if (k)
+			(void)(uint32_t)act_gen[N - 1][k - 1]($);
+		(void)(int)exit_scratch[N - 1]($);
+		/*
+		 * Rejoin only once the others have committed without the
+		 * leaver (or are done): a call of the leaver that slipped past
+		 * the leave would otherwise be masked by the join's pokes.
+		 */
+		while (!zero_settled.load(rl::mo_relaxed, $))
+			rl::yield(1, $);
+		RL_ASSERT(coupled_join(&g, N - 1) == 0);
+		changer_done.store(1u, rl::mo_relaxed, $);
+	}
+
+	void thread(unsigned idx)
+	{
+		if (idx < N)
+			participant(idx);
+		else
+			changer();
+	}
+
+	void after()
+	{
+		RL_ASSERT(coupled_load(&g.counts, COUPLED_RELAXED) == 0u);
+		RL_ASSERT(coupled_load(&g.prevent, COUPLED_RELAXED) == 0u);
+		RL_ASSERT(coupled_group_members(&g) == N);
+
+		/* Every committed generation: all or none, same param. */
+		for (unsigned i = 0; i < N; i++) {
+			for (unsigned ci = 0; ci < ncalls[i]; ci++) {
+				const call_rec &c = calls[i][ci];
+				if (c.ret != COUPLED_COMMITTED)
+					continue;
+				unsigned count = 0;
+				int32_t min = INT32_MAX;
+				for (unsigned j = 0; j < N; j++) {
+					unsigned found = 0;
+					for (unsigned cj = 0; cj < ncalls[j];
+					     cj++) {
+						const call_rec &d = calls[j][cj];
+						if (d.ret != COUPLED_COMMITTED ||
+						    d.gen != c.gen)
+							continue;
+						found++;
+						RL_ASSERT(d.param == c.param);
+						RL_ASSERT(d.members == c.members);
+						if (d.request < min)
+							min = d.request;
+					}
+					RL_ASSERT(found <= 1);
+					count += found;
+				}
+				RL_ASSERT(count == c.members);
+				RL_ASSERT(c.param == min);
+				if (fixed_membership())
+					RL_ASSERT(count == N);
+				if (c.members < N)
+					g_cov[COV_SMALL_ROUND]++;
+				if (sc == SC_WRAP_JOIN && c.members == N &&
+				    c.gen == 0)
+					g_cov[COV_WRAP_LANDING]++;
+			}
+		}
+
+		unsigned restarts_total = 0;
+		for (unsigned i = 0; i < N; i++) {
+			unsigned restarts = 0;
+			for (unsigned ci = 0; ci < ncalls[i]; ci++) {
+				const call_rec &c = calls[i][ci];
+				restarts += c.decided - c.ran;
+				if (c.ret == COUPLED_ABORT_WORK) {
+					if (c.last_point == COUPLED_HOOK_BACK_OUT)
+						g_cov[COV_ABORT_WORK_P2]++;
+					else
+						g_cov[COV_ABORT_WORK_P1]++;
+				}
+				if (c.ret == COUPLED_ABORT_CALLER)
+					g_cov[COV_ABORT_CALLER]++;
+			}
+			if (sc == SC_RESTART)
+				RL_ASSERT(restarts == 1);
+			restarts_total += restarts;
+			g_cov[COV_RETRY] += retries[i];
+			g_cov[COV_ABORT_MEMBERSHIP] += membership_aborts[i];
+			g_cov[COV_ENOENT] += enoents[i];
+		}
+		g_cov[COV_RESTART] += restarts_total;
+		g_cov[COV_EXECS]++;
+	}
+};
+
+/*
+ * The membership queries: a thread that sees the new member through
+ * coupled_is_member() or coupled_group_members() must also see what the
+ * joiner wrote before coupled_join() (Relacy reports a race otherwise).
+ */
+struct publish_test final : rl::test_suite<publish_test, 4> {
+	struct coupled_group g;
+	struct coupled_slot slots[3];
+	rl::var<int> before_join;
+	rl::var<int> before_leave;
+
+	void before()
+	{
+		/* Members 0 and 1; thread 0 adds 2 while thread 1 removes 1. */
+		RL_ASSERT(coupled_group_init(&g, slots, 3, 2, NULL) == 0);
+		coupled_relacy_set_mode(coupled_group_adapter(&g),
+					COUPLED_RELACY_WAIT_SPIN);
+		before_join($) = 0;
+		before_leave($) = 0;
+	}
+
+	void thread(unsigned idx)
+	{
+		uint32_t m;
+
+		switch (idx) {
+		case 0:
+			before_join($) = 42;
+			RL_ASSERT(coupled_join(&g, 2) == 0);
+			break;
+		case 1:
+			before_leave($) = 7;
+			RL_ASSERT(coupled_leave(&g, 1) == 0);
+			break;
+		case 2:
+			if (coupled_is_member(&g, 2))
+				RL_ASSERT(before_join($) == 42);
+			if (!coupled_is_member(&g, 1))
+				RL_ASSERT(before_leave($) == 7);
+			break;
+		default:
+			/* 3: the join came first; 1: the leave did. */
+			m = coupled_group_members(&g);
+			if (m == 3)
+				RL_ASSERT(before_join($) == 42);
+			if (m == 1)
+				RL_ASSERT(before_leave($) == 7);
+			break;
+		}
+	}
+};
+
+/* --- driver --------------------------------------------------------------- */
+
+struct run_config {
+	bool quick;
+	unsigned long iterations;
+	unsigned bound; /* 2p: context bound, 0 for the full search */
+};
+
+template <unsigned N, unsigned EXTRA>
+bool run_one(const run_config &cfg, std::ostream &out)
+{
+	rl::test_params p;
+	std::ostringstream sink;
+	p.output_stream = &out;
+	p.progress_stream = &sink;
+	p.execution_depth_limit = 20000;
+	if (N == 2 && EXTRA == 0 && cfg.bound == 0) {
+		p.search_type = rl::sched_full;
+	} else if (N == 2 && EXTRA == 0) {
+		p.search_type = rl::sched_bound;
+		p.context_bound = cfg.bound;
+	} else {
+		/* 3 participants, or 2 and a changer thread: random. */
+		p.search_type = rl::sched_random;
+		p.iteration_count = cfg.iterations;
+	}
+	bool ok = rl::simulate<coupled_test<N, EXTRA> >(p);
+	out << "  search: "
+ 	    << (p.search_type == rl::sched_full
+			? "full"
+			: p.search_type == rl::sched_bound ? "context bound"
+							   : "random");
+	if (p.search_type == rl::sched_bound)
+		out << " " << p.context_bound;
+	out << ", iterations " << p.stop_iteration << "\n";
+	return ok;
+}
+
+int run_publish(unsigned n)
+{
+	rl::test_params p;
+	std::ostringstream sink;
+	p.output_stream = &std::cout;
+	p.progress_stream = &sink;
+	/* The full search of 4 threads with two changers does not end. */
+	p.search_type = rl::sched_bound;
+	p.context_bound = 2;
+	std::printf("== %s (%up: the same 4-thread test, context bound 2): %s\n",
+		    scenarios[SC_PUBLISH].name, n, scenarios[SC_PUBLISH].what);
+	std::fflush(stdout);
+	g_current = 0;
+	bool ok = rl::simulate<publish_test>(p);
+	std::cout << "  search: context bound 2, iterations " << p.stop_iteration
+		  << "\n";
+	std::cout.flush();
+	std::printf("%s: publish %up\n", ok ? "PASS" : "FAIL", n);
+	return ok ? 0 : 1;
+}
+
+int run_scenario(int sc, unsigned n, const run_config &cfg)
+{
+	if (sc == SC_PUBLISH)
+		return run_publish(n);
+	g_scenario = sc;
+	/*
+	 * 2 participants: the spin wait, so that the adapter adds no
+	 * synchronization; 3 participants: the token wait, which also checks
+	 * that no wake-up is lost.
+	 */
+	g_wait_mode = n == 2 ? COUPLED_RELACY_WAIT_SPIN : COUPLED_RELACY_WAIT_TOKEN;
+	for (unsigned c = 0; c < COV_COUNT; c++)
+		g_cov[c] = 0;
+
+	std::printf("== %s, %u participants: %s\n", scenarios[sc].name, n,
+		    scenarios[sc].what);
+	std::fflush(stdout);
+	bool ok;
+	std::ostream &out = std::cout;
+	bool changer = scenarios[sc].extra_threads != 0;
+	if (n == 2)
+		ok = changer ? run_one<2, 1>(cfg, out) : run_one<2, 0>(cfg, out);
+	else
+		ok = changer ? run_one<3, 1>(cfg, out) : run_one<3, 0>(cfg, out);
+	std::cout.flush();
+	if (!ok) {
+		std::printf("FAIL: %s %up\n", scenarios[sc].name, n);
+		return 1;
+	}
+
+	/* The scenario must really have exercised its path. */
+	unsigned need = COV_COUNT;
+	switch (sc) {
+	case SC_ABORT1: need = COV_ABORT_WORK_P1; break;
+	case SC_ABORT2: need = COV_ABORT_CALLER; break;
+	case SC_RETRY: need = COV_RETRY; break;
+	case SC_RESTART: need = COV_RESTART; break;
+	case SC_CHURN: need = COV_ABORT_MEMBERSHIP; break;
+	case SC_SELF_CHURN: need = COV_SMALL_ROUND; break;
+	case SC_WRAP_JOIN: need = COV_WRAP_LANDING; break;
+	default: break;
+	}
+	std::printf("  coverage:");
+	for (unsigned c = 0; c < COV_COUNT; c++)
+		if (g_cov[c])
+			std::printf(" %s %lu;", coverage_names[c], g_cov[c]);
+	std::printf("\n");
+	if (need != COV_COUNT && g_cov[need] == 0) {
+		std::printf("FAIL: %s %up never reached: %s\n",
+			    scenarios[sc].name, n, coverage_names[need]);
+		return 1;
+	}
+	std::printf("PASS: %s %up\n", scenarios[sc].name, n);
+	return 0;
+}
+
+int find_scenario(const char *name)
+{
+	for (int s = 0; s < SC_COUNT; s++)
+		if (!std::strcmp(scenarios[s].name, name))
+			return s;
+	return -1;
+}
+
+int usage(const char *prog)
+{
+	std::fprintf(stderr,
+		     "usage: %s list | all | <scenario> 2p|3p [iterations]\n",
+		     prog);
+	return 2;
+}
+
+} /* namespace */
+
+/* The core's hook, routed to the running test. */
+static void relacy_hook(struct coupled_group *g, uint32_t self, int point)
+{
+	(void)g;
+	if (g_current) /* the publish test has no hooks */
+		g_current->hook(self, point);
+}
+
+int main(int argc, char **argv)
+{
+	run_config cfg;
+	const char *env = std::getenv("COUPLED_RELACY_QUICK");
+	cfg.quick = env && *env && std::strcmp(env, "0") != 0;
+	cfg.iterations = cfg.quick ? 20000ul : 100000ul;
+	cfg.bound = cfg.quick ? 1u : 2u;
+	env = std::getenv("COUPLED_RELACY_BOUND");
+	if (env && *env)
+		cfg.bound = (unsigned)std::strtoul(env, NULL, 10);
+	env = std::getenv("COUPLED_RELACY_ITERS");
+	if (env && *env)
+		cfg.iterations = std::strtoul(env, NULL, 10);
+
+	if (argc < 2)
+		return usage(argv[0]);
+	if (!std::strcmp(argv[1], "list")) {
+		for (int s = 0; s < SC_COUNT; s++)
+			std::printf("%s\n", scenarios[s].name);
+		return 0;
+	}
+	if (!std::strcmp(argv[1], "all")) {
+		int fails = 0;
+		for (int s = 0; s < SC_COUNT; s++) {
+			fails += run_scenario(s, 2, cfg);
+			fails += run_scenario(s, 3, cfg);
+		}
+		return fails ? 1 : 0;
+	}
+	int sc = find_scenario(argv[1]);
+	if (sc < 0 || argc < 3)
+		return usage(argv[0]);
+	unsigned n;
+	if (!std::strcmp(argv[2], "2p"))
+		n = 2;
+	else if (!std::strcmp(argv[2], "3p"))
+		n = 3;
+	else
+		return usage(argv[0]);
+	if (argc > 3)
+		cfg.iterations = std::strtoul(argv[3], NULL, 10);
+	return run_scenario(sc, n, cfg);
+}
