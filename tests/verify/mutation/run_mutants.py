@@ -333,8 +333,8 @@ def kernel_mutants():
                     mutants.append({
                         "name": "%s:%s:%s" % (short(rel), func, what),
                         "kind": "order",
-                        "desc": "%s line %d: %s in %s" % (
-                            rel, i + 1, what.replace(">", " -> "), func),
+                        "desc": "%s, %s(): %s" % (
+                            rel, func, what.replace(">", " -> ")),
                         "file": rel, "line": i, "col": m.start(),
                         "old": m.group(0), "new": new,
                     })
@@ -364,8 +364,8 @@ def order_mutants():
                     mutants.append({
                         "name": name,
                         "kind": "order",
-                        "desc": "%s line %d: %s %s of %s weakened to %s" % (
-                            rel, i + 1, op, m.group(1).lower(), field,
+                        "desc": "%s, %s(): %s %s of %s weakened to %s" % (
+                            rel, func, op, m.group(1).lower(), field,
                             weaker.lower()),
                         "file": rel, "line": i, "col": col,
                         "old": m.group(0), "new": "COUPLED_" + weaker,
