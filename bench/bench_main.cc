@@ -38,10 +38,11 @@
 #include "baseline/seed_baseline.h"
 #include "peers/ck_peers.h"
 
-namespace {
+namespace
+{
 
 constexpr int kMaxThreads = 64;
-const int kThreadCounts[] = {1, 2, 4, 8, 16};
+const int kThreadCounts[] = { 1, 2, 4, 8, 16 };
 
 // --- shared objects, rebuilt by each benchmark's Setup -----------------------
 
@@ -109,10 +110,13 @@ void report_rounds(benchmark::State &st)
 	if (st.thread_index() == 0)
 		st.counters["ns_per_round"] = benchmark::Counter(
 			static_cast<double>(st.iterations()) * 1e-9,
-			benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+			benchmark::Counter::kIsRate |
+				benchmark::Counter::kInvert);
 }
 
-void empty_action(const struct coupled_round *, void *) {}
+void empty_action(const struct coupled_round *, void *)
+{
+}
 
 // Between an aborted call and the next: the adapter's relax (a pause for
 // spin, sched_yield() otherwise), so that retrying participants do not starve
@@ -127,8 +131,7 @@ void members_action(const struct coupled_round *r, void *ctx)
 	*static_cast<uint32_t *>(ctx) = r->members;
 }
 
-template <int Strategy>
-void setup_coupled(const benchmark::State &st)
+template <int Strategy> void setup_coupled(const benchmark::State &st)
 {
 	uint32_t n = static_cast<uint32_t>(st.threads());
 
@@ -186,7 +189,8 @@ void BM_coupled_abort_retry(benchmark::State &st)
 		if (self == 0) {
 			armed = true;
 			if (coupled_enter_opts(&g_group, self, 0, empty_action,
-					       nullptr, &opts) != COUPLED_COMMITTED)
+					       nullptr,
+					       &opts) != COUPLED_COMMITTED)
 				aborts++;
 		}
 		while (coupled_enter(&g_group, self, 0, empty_action,
@@ -195,9 +199,9 @@ void BM_coupled_abort_retry(benchmark::State &st)
 	}
 	report_rounds(st);
 	if (self == 0)
-		st.counters["aborts_per_round"] = benchmark::Counter(
-			static_cast<double>(aborts),
-			benchmark::Counter::kAvgIterations);
+		st.counters["aborts_per_round"] =
+			benchmark::Counter(static_cast<double>(aborts),
+					   benchmark::Counter::kAvgIterations);
 }
 
 // One full round, then the last participant leaves and joins again.  The
@@ -268,8 +272,7 @@ void BM_std_barrier(benchmark::State &st)
 	report_rounds(st);
 }
 
-template <int Kind>
-void setup_ck(const benchmark::State &st)
+template <int Kind> void setup_ck(const benchmark::State &st)
 {
 	if (ck_peer_setup(Kind, static_cast<unsigned>(st.threads())) != 0) {
 		std::fprintf(stderr, "ck setup failed\n");
@@ -277,8 +280,7 @@ void setup_ck(const benchmark::State &st)
 	}
 }
 
-template <int Kind>
-void BM_ck(benchmark::State &st)
+template <int Kind> void BM_ck(benchmark::State &st)
 {
 	pin(st);
 	const unsigned self = static_cast<unsigned>(st.thread_index());
@@ -288,10 +290,11 @@ void BM_ck(benchmark::State &st)
 	report_rounds(st);
 }
 
-void seed_empty_action(void *) {}
+void seed_empty_action(void *)
+{
+}
 
-template <int Relax>
-void setup_seed(const benchmark::State &st)
+template <int Relax> void setup_seed(const benchmark::State &st)
 {
 	g_seed_stop.store(0);
 	seed_group_init(&g_seed, static_cast<uint32_t>(st.threads()), Relax,
@@ -329,8 +332,7 @@ void configure(benchmark::internal::Benchmark *b, int threads, bool spinner)
 		b->Iterations(oversub_iters())->Repetitions(1);
 }
 
-template <int Strategy>
-void register_coupled(const char *strategy_name)
+template <int Strategy> void register_coupled(const char *strategy_name)
 {
 	const bool spinner = Strategy == COUPLED_PTHREAD_SPIN;
 	std::string s(strategy_name);
@@ -359,8 +361,7 @@ void register_coupled(const char *strategy_name)
 		  1, spinner);
 }
 
-template <int Kind>
-void register_ck()
+template <int Kind> void register_ck()
 {
 	for (int t : kThreadCounts)
 		configure(benchmark::RegisterBenchmark(ck_peer_name(Kind),
@@ -413,7 +414,8 @@ int main(int argc, char **argv)
 	{
 		const char *p = std::getenv("COUPLED_BENCH_PIN");
 		benchmark::AddCustomContext(
-			"coupled_pinned", p && std::strcmp(p, "0") == 0 ? "no" : "yes");
+			"coupled_pinned",
+			p && std::strcmp(p, "0") == 0 ? "no" : "yes");
 	}
 	benchmark::RunSpecifiedBenchmarks();
 	benchmark::Shutdown();

@@ -83,7 +83,8 @@ static int set_strategy(void *ctx, struct coupled_group *g, int strategy)
 	if (coupled_arm_set_wfi_sgi(ag, &ipi) != 0)
 		return -1;
 	for (i = 0; i < g->capacity; i++)
-		if (coupled_arm_set_gic_target(coupled_participant_adapter(g, i),
+		if (coupled_arm_set_gic_target(coupled_participant_adapter(g,
+									   i),
 					       board_gic_cpu_interface(i)) != 0)
 			return -1;
 	return 0;
@@ -97,8 +98,8 @@ static void worker(uint32_t cpu)
 		uint32_t seq;
 
 		/* acquire: pairs with the release in run_on_cores(). */
-		while ((seq = atomic_load_explicit(&job_seq,
-						   memory_order_acquire)) == seen)
+		while ((seq = atomic_load_explicit(
+				&job_seq, memory_order_acquire)) == seen)
 			board_wfe();
 		seen = seq;
 		if (cpu < job_n) {

@@ -130,13 +130,14 @@ retry:
 	gen = atomic_load_explicit(&g->gen, memory_order_relaxed);
 	SEED_RMW();
 	w = atomic_fetch_add_explicit(&g->counts, SEED_READY_ONE,
-				      memory_order_seq_cst) + SEED_READY_ONE;
+				      memory_order_seq_cst) +
+	    SEED_READY_ONE;
 	if (g->variant == SEED_VARIANT_GEN && w == all_ready)
 		/* release: pairs with the acquire load below. */
 		atomic_store_explicit(&g->gen, gen + 1u, memory_order_release);
 	for (;;) {
-		uint32_t c = atomic_load_explicit(&g->counts,
-						  memory_order_acquire);
+		uint32_t c =
+			atomic_load_explicit(&g->counts, memory_order_acquire);
 
 		if (g->variant == SEED_VARIANT_GEN) {
 			/*

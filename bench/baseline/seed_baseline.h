@@ -68,12 +68,12 @@ typedef _Atomic uint32_t seed_atomic_u32;
 #define SEED_STOPPED 1 /* the stop flag was seen in the waiting phase */
 
 struct seed_group {
-	seed_atomic_u32 counts;   /* ready << 16 | waiting */
-	uint32_t online;          /* number of participants */
-	int relax;                /* SEED_RELAX_* */
-	int variant;              /* SEED_VARIANT_* */
-	seed_atomic_u32 gen;      /* round generation (SEED_VARIANT_GEN) */
-	seed_atomic_u32 *stop;    /* polled in the waiting phase; may be NULL */
+	seed_atomic_u32 counts; /* ready << 16 | waiting */
+	uint32_t online;        /* number of participants */
+	int relax;              /* SEED_RELAX_* */
+	int variant;            /* SEED_VARIANT_* */
+	seed_atomic_u32 gen;    /* round generation (SEED_VARIANT_GEN) */
+	seed_atomic_u32 *stop;  /* polled in the waiting phase; may be NULL */
 };
 
 /* Initialise @g for @online participants; no participant may be inside. */

@@ -48,8 +48,10 @@ int main(int argc, char **argv)
 	const char *impl;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s coupled|seed|ck_centralized|"
-			"pthread_barrier ROUNDS\n", argv[0]);
+		fprintf(stderr,
+			"usage: %s coupled|seed|ck_centralized|"
+			"pthread_barrier ROUNDS\n",
+			argv[0]);
 		return 2;
 	}
 	impl = argv[1];
@@ -62,7 +64,8 @@ int main(int argc, char **argv)
 			if (coupled_enter(&group, 0, 0, empty_action, NULL))
 				failed++;
 	} else if (!strcmp(impl, "seed")) {
-		seed_group_init(&seed, 1, SEED_RELAX_PAUSE, SEED_VARIANT_GEN, NULL);
+		seed_group_init(&seed, 1, SEED_RELAX_PAUSE, SEED_VARIANT_GEN,
+				NULL);
 		for (i = 0; i < rounds; i++)
 			if (seed_enter(&seed, seed_action, NULL))
 				failed++;

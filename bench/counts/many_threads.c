@@ -87,12 +87,16 @@ int main(int argc, char **argv)
 			rounds = strtoul(argv[++k], NULL, 10);
 		} else if (!strcmp(argv[k], "--strategy") && k + 1 < argc) {
 			k++;
-			strategy = !strcmp(argv[k], "spin")      ? COUPLED_PTHREAD_SPIN
-				   : !strcmp(argv[k], "condvar") ? COUPLED_PTHREAD_CONDVAR
-								 : COUPLED_PTHREAD_FUTEX;
+			strategy = !strcmp(argv[k], "spin")
+					   ? COUPLED_PTHREAD_SPIN
+				   : !strcmp(argv[k], "condvar")
+					   ? COUPLED_PTHREAD_CONDVAR
+					   : COUPLED_PTHREAD_FUTEX;
 		} else {
-			fprintf(stderr, "usage: %s [--threads N] [--rounds R] "
-				"[--strategy spin|futex|condvar]\n", argv[0]);
+			fprintf(stderr,
+				"usage: %s [--threads N] [--rounds R] "
+				"[--strategy spin|futex|condvar]\n",
+				argv[0]);
 			return 2;
 		}
 	}

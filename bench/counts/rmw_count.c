@@ -111,7 +111,8 @@ static int measure(int mode, uint32_t n, int first)
 		/* Yield: rounds complete even when threads outnumber CPUs. */
 		atomic_store(&seed_stop, 0u);
 		seed_group_init(&seed, n, SEED_RELAX_YIELD,
-				mode == -1 ? SEED_VARIANT_GEN : SEED_VARIANT_2012,
+				mode == -1 ? SEED_VARIANT_GEN
+					   : SEED_VARIANT_2012,
 				&seed_stop);
 		impl = mode == -1 ? "seed_baseline" : "seed_2012_loop";
 	} else {
@@ -159,9 +160,10 @@ static int measure(int mode, uint32_t n, int first)
 
 int main(int argc, char **argv)
 {
-	static const uint32_t counts[] = {1, 2, 4};
-	static const int modes[] = {COUPLED_PTHREAD_SPIN, COUPLED_PTHREAD_FUTEX,
-				    COUPLED_PTHREAD_CONDVAR, -1, -2};
+	static const uint32_t counts[] = { 1, 2, 4 };
+	static const int modes[] = { COUPLED_PTHREAD_SPIN,
+				     COUPLED_PTHREAD_FUTEX,
+				     COUPLED_PTHREAD_CONDVAR, -1, -2 };
 	size_t m, c;
 	int first = 1, i;
 

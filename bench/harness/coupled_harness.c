@@ -90,9 +90,13 @@ static void out_fixed3(struct out *o, double v)
 
 /* --- the cases ------------------------------------------------------------ */
 
-static const char *const case_names[COUPLED_HARNESS_CASES] = {
-	"coupled_round", "coupled_abort_retry", "coupled_join_leave",
-	"coupled_uncontended"};
+static const char *const case_names[COUPLED_HARNESS_CASES] = { "coupled_round",
+							       "coupled_abort_"
+							       "retry",
+							       "coupled_join_"
+							       "leave",
+							       "coupled_"
+							       "uncontended" };
 
 static struct coupled_group group;
 
@@ -205,8 +209,7 @@ static void body(void *arg, uint32_t self)
 					coupled_join(&group, self) != 0))
 				fail(r);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	if (self == 0)
@@ -248,8 +251,7 @@ static uint64_t timed_run(const struct coupled_harness_platform *p,
 	return r.t1 > r.t0 ? r.t1 - r.t0 : 1;
 }
 
-static void out_name(struct out *o, int which, const char *strategy,
-		     uint32_t n)
+static void out_name(struct out *o, int which, const char *strategy, uint32_t n)
 {
 	out_char(o, '"');
 	out_str(o, case_names[which]);
@@ -280,7 +282,8 @@ static void out_entry(struct out *o, bool *first, int which,
 	out_u64(o, instance);
 	out_str(o, ",\n      \"run_name\": ");
 	out_name(o, which, strategy, n);
-	out_str(o, ",\n      \"run_type\": \"iteration\",\n      \"repetitions\": ");
+	out_str(o, ",\n      \"run_type\": \"iteration\",\n      "
+		   "\"repetitions\": ");
 	out_u64(o, reps);
 	out_str(o, ",\n      \"repetition_index\": ");
 	out_u64(o, rep);
@@ -323,7 +326,7 @@ int coupled_harness_run(const struct coupled_harness_platform *p,
 			const struct coupled_harness_options *opt,
 			struct coupled_slot *slots, uint32_t capacity)
 {
-	static const char *const default_names[] = {"spin"};
+	static const char *const default_names[] = { "spin" };
 	const char *const *names = p && p->strategy_names ? p->strategy_names
 							  : default_names;
 	unsigned n_strat = p && p->strategy_names ? p->n_strategies : 1;
@@ -374,29 +377,38 @@ int coupled_harness_run(const struct coupled_harness_platform *p,
 					for (;;) {
 						uint64_t next;
 
-						elapsed = timed_run(p, slots, which, n, (int)s,
-								    iters, &failed);
-						if (failed || elapsed >= opt->min_time_ns ||
+						elapsed = timed_run(
+							p, slots, which, n,
+							(int)s, iters, &failed);
+						if (failed ||
+						    elapsed >=
+							    opt->min_time_ns ||
 						    iters >= max_iters)
 							break;
 						next = elapsed ? (uint64_t)((double)iters *
-							1.4 * (double)opt->min_time_ns /
-							(double)elapsed) : iters * 10u;
+									    1.4 *
+									    (double)opt
+										    ->min_time_ns /
+									    (double)elapsed)
+							       : iters * 10u;
 						if (next > iters * 10u)
 							next = iters * 10u;
 						if (next <= iters)
 							next = iters + 1u;
-						iters = next > max_iters ? max_iters : next;
+						iters = next > max_iters
+								? max_iters
+								: next;
 					}
 				}
 				for (rep = 0; rep < reps && !failed; rep++) {
-					elapsed = timed_run(p, slots, which, n, (int)s,
-							    iters, &failed);
+					elapsed = timed_run(p, slots, which, n,
+							    (int)s, iters,
+							    &failed);
 					if (failed)
 						break;
-					out_entry(&o, &first, which, names[s], n,
-						  family, instance, reps, rep, iters,
-						  elapsed);
+					out_entry(&o, &first, which, names[s],
+						  n, family, instance, reps,
+						  rep, iters, elapsed);
 				}
 				if (failed)
 					ret = COUPLED_EPERM;

@@ -87,9 +87,9 @@ struct coupled_harness_options {
 };
 
 enum coupled_harness_case {
-	COUPLED_HARNESS_ROUND,       /* coupled_round: enter, empty action, exit */
+	COUPLED_HARNESS_ROUND, /* coupled_round: enter, empty action, exit */
 	COUPLED_HARNESS_ABORT_RETRY, /* coupled_abort_retry: one abort, retry */
-	COUPLED_HARNESS_JOIN_LEAVE,  /* coupled_join_leave: leave+join per round */
+	COUPLED_HARNESS_JOIN_LEAVE, /* coupled_join_leave: leave+join per round */
 	COUPLED_HARNESS_UNCONTENDED, /* coupled_uncontended: one member */
 	COUPLED_HARNESS_CASES
 };

@@ -26,11 +26,11 @@
 #define MAX_THREADS 64
 #define MAX_LIST 16
 
-static const char *const all_strategy_names[] = {"spin", "futex", "condvar"};
-static const int all_strategy_ids[] = {COUPLED_PTHREAD_SPIN,
-				       COUPLED_PTHREAD_FUTEX,
-				       COUPLED_PTHREAD_CONDVAR};
-static const unsigned char all_spinning[] = {1, 0, 0};
+static const char *const all_strategy_names[] = { "spin", "futex", "condvar" };
+static const int all_strategy_ids[] = { COUPLED_PTHREAD_SPIN,
+					COUPLED_PTHREAD_FUTEX,
+					COUPLED_PTHREAD_CONDVAR };
+static const unsigned char all_spinning[] = { 1, 0, 0 };
 
 struct hosted {
 	FILE *out;
@@ -106,7 +106,8 @@ static void hosted_run(void *ctx, uint32_t n, coupled_harness_body_fn body,
 		threads[i].tid = i;
 		if (pthread_create(&threads[i].thread, NULL, thread_main,
 				   &threads[i])) {
-			fprintf(stderr, "bench_harness: pthread_create failed\n");
+			fprintf(stderr, "bench_harness: pthread_create "
+					"failed\n");
 			exit(1);
 		}
 	}
@@ -138,7 +139,8 @@ static unsigned split(char *s, char **items, unsigned max)
 static int usage(const char *argv0)
 {
 	fprintf(stderr,
-		"usage: %s [--out FILE] [--threads 1,2,...] [--min-time-ms MS]\n"
+		"usage: %s [--out FILE] [--threads 1,2,...] [--min-time-ms "
+		"MS]\n"
 		"          [--repetitions R] [--oversub-iters N]\n"
 		"          [--cases round,abort_retry,join_leave,uncontended]\n"
 		"          [--strategies spin,futex,condvar]\n",
@@ -149,9 +151,9 @@ static int usage(const char *argv0)
 int main(int argc, char **argv)
 {
 	static struct coupled_slot slots[MAX_THREADS];
-	static const char *const case_opts[] = {"round", "abort_retry",
-						"join_leave", "uncontended"};
-	uint32_t threads[MAX_LIST] = {1, 2, 4, 8, 16};
+	static const char *const case_opts[] = { "round", "abort_retry",
+						 "join_leave", "uncontended" };
+	uint32_t threads[MAX_LIST] = { 1, 2, 4, 8, 16 };
 	const char *names[3];
 	unsigned char spinning[3];
 	struct coupled_harness_platform p;
@@ -193,7 +195,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--threads")) {
 			n_threads = split(v, items, MAX_LIST);
 			for (j = 0; j < n_threads; j++) {
-				threads[j] = (uint32_t)strtoul(items[j], NULL, 10);
+				threads[j] =
+					(uint32_t)strtoul(items[j], NULL, 10);
 				if (threads[j] == 0 || threads[j] > MAX_THREADS)
 					return usage(argv[0]);
 			}
@@ -221,11 +224,13 @@ int main(int argc, char **argv)
 				unsigned k;
 
 				for (k = 0; k < 3; k++) {
-					if (strcmp(items[j], all_strategy_names[k]) ||
+					if (strcmp(items[j],
+						   all_strategy_names[k]) ||
 					    n_strat == 3)
 						continue;
 					names[n_strat] = all_strategy_names[k];
-					h.strategy_ids[n_strat] = all_strategy_ids[k];
+					h.strategy_ids[n_strat] =
+						all_strategy_ids[k];
 					spinning[n_strat] = all_spinning[k];
 					n_strat++;
 				}

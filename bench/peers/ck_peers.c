@@ -120,10 +120,7 @@ void ck_peer_wait(int kind, unsigned tid)
 	case CK_PEER_TOURNAMENT:
 		ck_barrier_tournament(&tour, &tour_state[tid]);
 		break;
-	case CK_PEER_MCS:
-		ck_barrier_mcs(mcs, &mcs_state[tid]);
-		break;
-	default:
-		break;
+	case CK_PEER_MCS: ck_barrier_mcs(mcs, &mcs_state[tid]); break;
+	default: break;
 	}
 }

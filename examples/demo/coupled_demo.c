@@ -58,14 +58,14 @@
 #include <time.h>
 
 #define MAX_WORKERS 64
-#define SHALLOWEST 1                /* C1 */
-#define DEEPEST 3                   /* C3 */
-#define BUSY_MAX_NS 2000000u        /* a busy period: 0..2 ms */
-#define IRQ_GAP_MAX_NS 3000000u     /* between two interrupts: 0..3 ms */
-#define DEADLINE_NS 20000000u       /* phase-1 deadline: 20 ms */
-#define RESIDENCY_UNIT_NS 300000u   /* residency: up to 300 us per depth */
-#define RESIDENCY_MIN_NS 20000u     /* ... plus 20 us */
-#define VOTE_FAIL_PER_MILLE 5       /* a core's power-down fails: 0.5% */
+#define SHALLOWEST 1              /* C1 */
+#define DEEPEST 3                 /* C3 */
+#define BUSY_MAX_NS 2000000u      /* a busy period: 0..2 ms */
+#define IRQ_GAP_MAX_NS 3000000u   /* between two interrupts: 0..3 ms */
+#define DEADLINE_NS 20000000u     /* phase-1 deadline: 20 ms */
+#define RESIDENCY_UNIT_NS 300000u /* residency: up to 300 us per depth */
+#define RESIDENCY_MIN_NS 20000u   /* ... plus 20 us */
+#define VOTE_FAIL_PER_MILLE 5     /* a core's power-down fails: 0.5% */
 
 /* One core.  Counters are atomics: the main thread reads some of them
  * while the core runs (progress), all of them after the join. */
@@ -81,13 +81,13 @@ struct worker {
 	bool have_gen;
 	/* Statistics. */
 	atomic_uint_fast64_t calls;
-	atomic_uint_fast64_t commits;      /* calls that returned COMMITTED */
-	atomic_uint_fast64_t actions;      /* times the action ran */
+	atomic_uint_fast64_t commits; /* calls that returned COMMITTED */
+	atomic_uint_fast64_t actions; /* times the action ran */
 	atomic_uint_fast64_t aborts[COUPLED_ABORT_REASONS];
-	atomic_uint_fast64_t vote_aborts;  /* rounds this core saw vote abort */
-	atomic_uint_fast64_t rdv_ns;       /* idle -> action start, committed */
-	atomic_uint_fast64_t coupled_ns;   /* inside the action */
-	atomic_uint_fast64_t safe_ns;      /* idle, not inside the action */
+	atomic_uint_fast64_t vote_aborts; /* rounds this core saw vote abort */
+	atomic_uint_fast64_t rdv_ns;      /* idle -> action start, committed */
+	atomic_uint_fast64_t coupled_ns;  /* inside the action */
+	atomic_uint_fast64_t safe_ns;     /* idle, not inside the action */
 	atomic_uint_fast64_t busy_ns;
 };
 
@@ -107,8 +107,8 @@ static struct {
 	atomic_uint pending_irqs[MAX_WORKERS];  /* raised, not yet cleared */
 
 	/* Cluster-wide counts, written by cpu0's action or by every core. */
-	atomic_uint_fast64_t rounds;            /* committed rounds */
-	atomic_uint_fast64_t vote_rounds;       /* rounds aborted by the vote */
+	atomic_uint_fast64_t rounds;      /* committed rounds */
+	atomic_uint_fast64_t vote_rounds; /* rounds aborted by the vote */
 	atomic_uint_fast64_t depth[DEEPEST + 1];
 	atomic_uint_fast64_t aborts_total;
 	atomic_uint_fast64_t irqs;
@@ -232,14 +232,16 @@ static void deep_state(const struct coupled_round *round, void *ctx)
 						   memory_order_relaxed);
 
 		if (theirs != mine)
-			fail("core %u saw (gen %u, C%d), core %u saw (gen %u, C%d)",
-			     w->id, (uint32_t)(mine >> 32), (int)(int32_t)mine, i,
-			     (uint32_t)(theirs >> 32), (int)(int32_t)theirs);
+			fail("core %u saw (gen %u, C%d), core %u saw (gen %u, "
+			     "C%d)",
+			     w->id, (uint32_t)(mine >> 32), (int)(int32_t)mine,
+			     i, (uint32_t)(theirs >> 32), (int)(int32_t)theirs);
 		if (req < min_request)
 			min_request = req;
 	}
 	if (min_request != round->param)
-		fail("core %u: parameter C%d but the deepest state all allow is C%d",
+		fail("core %u: parameter C%d but the deepest state all allow "
+		     "is C%d",
 		     w->id, (int)round->param, (int)min_request);
 	if (round->self == 0 && round->param >= SHALLOWEST &&
 	    round->param <= DEEPEST)
@@ -268,8 +270,8 @@ static void deep_state(const struct coupled_round *round, void *ctx)
 						  memory_order_relaxed);
 
 		if (theirs != vote)
-			fail("core %u got vote %d, core %u got %d", w->id,
-			     vote, i, theirs);
+			fail("core %u got vote %d, core %u got %d", w->id, vote,
+			     i, theirs);
 	}
 
 	if (round->self == 0)
@@ -291,8 +293,8 @@ static void handle_irqs(struct worker *w)
 {
 	struct coupled_adapter_slot *as =
 		coupled_participant_adapter(&demo.group, w->id);
-	unsigned int n = atomic_exchange_explicit(&demo.pending_irqs[w->id],
-						  0u, memory_order_relaxed);
+	unsigned int n = atomic_exchange_explicit(&demo.pending_irqs[w->id], 0u,
+						  memory_order_relaxed);
 
 	while (n--)
 		coupled_pthread_clear_work(as);
@@ -499,7 +501,9 @@ static int check_end(const struct coupled_stats *st)
 		 * round, and ran the action exactly when it committed. */
 		if (get(&w->commits) != rounds || get(&w->actions) != rounds) {
 			fprintf(stderr,
-				"coupled_demo: CHECK FAILED: core %u committed %llu, ran the action %llu times, rounds %llu\n",
+				"coupled_demo: CHECK FAILED: core %u committed "
+				"%llu, ran the action %llu times, rounds "
+				"%llu\n",
 				i, (unsigned long long)get(&w->commits),
 				(unsigned long long)get(&w->actions),
 				(unsigned long long)rounds);
@@ -507,7 +511,8 @@ static int check_end(const struct coupled_stats *st)
 		}
 		if (get(&w->vote_aborts) != vote_rounds) {
 			fprintf(stderr,
-				"coupled_demo: CHECK FAILED: core %u saw %llu vote aborts, cpu0 %llu\n",
+				"coupled_demo: CHECK FAILED: core %u saw %llu "
+				"vote aborts, cpu0 %llu\n",
 				i, (unsigned long long)get(&w->vote_aborts),
 				(unsigned long long)vote_rounds);
 			bad = 1;
@@ -518,14 +523,16 @@ static int check_end(const struct coupled_stats *st)
 	}
 	if (st->commits != commits) {
 		fprintf(stderr,
-			"coupled_demo: CHECK FAILED: library counted %u commits, cores %llu\n",
+			"coupled_demo: CHECK FAILED: library counted %u "
+			"commits, cores %llu\n",
 			st->commits, (unsigned long long)commits);
 		bad = 1;
 	}
 	for (r = 1; r < COUPLED_ABORT_REASONS; r++) {
 		if (st->aborts[r] != aborts[r]) {
 			fprintf(stderr,
-				"coupled_demo: CHECK FAILED: %s: library %u, cores %llu\n",
+				"coupled_demo: CHECK FAILED: %s: library %u, "
+				"cores %llu\n",
 				coupled_strerror((int)r), st->aborts[r],
 				(unsigned long long)aborts[r]);
 			bad = 1;
@@ -566,18 +573,22 @@ static void summary(const struct config *cfg, const struct coupled_stats *st,
 		       (unsigned long long)aborts[r]);
 	printf("simulated interrupts raised:        %llu\n",
 	       (unsigned long long)get(&demo.irqs));
-	printf("library stats: attempts %u, commits %u, retries %u, restarts %u\n",
+	printf("library stats: attempts %u, commits %u, retries %u, restarts "
+	       "%u\n",
 	       st->attempts, st->commits, st->retries, st->restarts);
-	printf("vote-aborted rounds (power-down failed, aborted together): %llu\n",
+	printf("vote-aborted rounds (power-down failed, aborted together): "
+	       "%llu\n",
 	       (unsigned long long)get(&demo.vote_rounds));
 	printf("mean time to rendezvous: %.1f us (committed calls)\n",
 	       us(rdv, commits));
-	printf("idle time: %.1f%% in the coupled state, %.1f%% in the safe state (%.3f s idle in total)\n",
+	printf("idle time: %.1f%% in the coupled state, %.1f%% in the safe "
+	       "state (%.3f s idle in total)\n",
 	       pct(coupled, coupled + safe), pct(safe, coupled + safe),
 	       (double)(coupled + safe) / 1e9);
 	printf("deepest state reached:");
 	for (d = SHALLOWEST; d <= DEEPEST; d++)
-		printf("  C%d %llu", d, (unsigned long long)get(&demo.depth[d]));
+		printf("  C%d %llu", d,
+		       (unsigned long long)get(&demo.depth[d]));
 	printf("\n");
 
 	if (demo.nworkers > 16) {
@@ -614,7 +625,8 @@ int main(int argc, char **argv)
 	cfg.strategy = COUPLED_PTHREAD_FUTEX;
 	cfg.seed = 0;
 	cfg.seeded = false;
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout, argv[0]);
 		return 0;
 	}
@@ -687,7 +699,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < cfg.workers; i++) {
 		if (pthread_create(&demo.workers[i].thread, NULL, worker_main,
 				   &demo.workers[i])) {
-			fprintf(stderr, "coupled_demo: pthread_create failed\n");
+			fprintf(stderr, "coupled_demo: pthread_create "
+					"failed\n");
 			return 1;
 		}
 	}
@@ -731,6 +744,7 @@ int main(int argc, char **argv)
 		printf("result: FAILED\n");
 		return 1;
 	}
-	printf("result: OK (every round checked: same generation and state on every core, state = deepest all allow, same vote)\n");
+	printf("result: OK (every round checked: same generation and state on "
+	       "every core, state = deepest all allow, same vote)\n");
 	return 0;
 }

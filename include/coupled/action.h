@@ -43,7 +43,8 @@ static inline void coupled__barrier(struct coupled_group *g, uint32_t members)
 		coupled_store(&g->barrier_sense, sense + 1u, COUPLED_RELEASE);
 	} else {
 		/* acquire: pairs with the last arriver's release flip. */
-		while (coupled_load(&g->barrier_sense, COUPLED_ACQUIRE) == sense)
+		while (coupled_load(&g->barrier_sense, COUPLED_ACQUIRE) ==
+		       sense)
 			coupled_adapter_relax(&g->adapter);
 	}
 }

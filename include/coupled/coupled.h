@@ -120,12 +120,12 @@ struct coupled_slot {
 	coupled_atomic_i32 request;      /* the request of the current call */
 	coupled_atomic_u32 poke_seq;     /* pokes sent to this participant */
 	coupled_atomic_u32 poke_handled; /* the last poke_seq the owner handled */
-	coupled_atomic_u32 ack;          /* generation of the last decision seen */
-	coupled_atomic_u32 inside;       /* 1 while the owner is inside a call */
+	coupled_atomic_u32 ack;    /* generation of the last decision seen */
+	coupled_atomic_u32 inside; /* 1 while the owner is inside a call */
 #if COUPLED_ADAPTER_HAS_CONTEXT
-	coupled_atomic_u32 ctx;          /* the adapter's id of that context */
+	coupled_atomic_u32 ctx; /* the adapter's id of that context */
 #endif
-	COUPLED__SLOT_STATS              /* the counters, with COUPLED_STATS */
+	COUPLED__SLOT_STATS /* the counters, with COUPLED_STATS */
 	struct coupled_adapter_slot adapter;
 };
 
@@ -136,10 +136,10 @@ struct coupled_slot {
  * fields are private to the library.
  */
 struct coupled_group {
-	coupled_atomic_u32 counts;        /* the packed word (coupled/word.h) */
-	coupled_atomic_u32 members;       /* member count; written under prevent */
-	coupled_atomic_u32 prevent;       /* 1 while a membership change runs */
-	coupled_atomic_u32 round_gen;     /* generation of the last decision */
+	coupled_atomic_u32 counts;    /* the packed word (coupled/word.h) */
+	coupled_atomic_u32 members;   /* member count; written under prevent */
+	coupled_atomic_u32 prevent;   /* 1 while a membership change runs */
+	coupled_atomic_u32 round_gen; /* generation of the last decision */
 	coupled_atomic_u32 round_outcome; /* that decision */
 	coupled_atomic_i32 round_param;   /* that round's reduced request */
 	coupled_atomic_u32 exit_gate;     /* generation whose exit is open */
@@ -196,8 +196,8 @@ static inline int coupled_group_init(struct coupled_group *g,
  * COUPLED_EOPNOTSUPP (a deadline without an adapter clock).
  */
 static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
-				     int32_t request,
-				     coupled_action_fn action, void *ctx,
+				     int32_t request, coupled_action_fn action,
+				     void *ctx,
 				     const struct coupled_abort_opts *opts);
 
 /**

@@ -18,14 +18,16 @@
 #define COUPLED_ABORT_TIMEOUT 4    /* the phase-1 deadline passed */
 #define COUPLED_ABORT_REASONS 5    /* array size for per-reason counters */
 
-#define COUPLED_EPERM (-1)        /* not allowed here: a membership change
+#define COUPLED_EPERM \
+	(-1)                 /* not allowed here: a membership change
 				   * from inside a call of the same group */
-#define COUPLED_ENOENT (-2)       /* the id is not a member */
-#define COUPLED_EBUSY (-16)       /* the participant is already inside */
-#define COUPLED_EEXIST (-17)      /* the id is already a member */
-#define COUPLED_EINVAL (-22)      /* a null pointer or a bad value */
-#define COUPLED_ERANGE (-34)      /* id or capacity out of range */
-#define COUPLED_EOPNOTSUPP (-95)  /* deadline without an adapter clock, or
+#define COUPLED_ENOENT (-2)  /* the id is not a member */
+#define COUPLED_EBUSY (-16)  /* the participant is already inside */
+#define COUPLED_EEXIST (-17) /* the id is already a member */
+#define COUPLED_EINVAL (-22) /* a null pointer or a bad value */
+#define COUPLED_ERANGE (-34) /* id or capacity out of range */
+#define COUPLED_EOPNOTSUPP \
+	(-95) /* deadline without an adapter clock, or
 				   * statistics not compiled in */
 
 /* coupled_strerror(): documented in coupled/coupled.h. */

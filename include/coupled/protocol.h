@@ -80,8 +80,8 @@
 static inline int coupled__phase_entry(struct coupled_group *g, uint32_t self,
 				       int32_t request, uint32_t *members,
 				       bool *poked);
-static inline int coupled__phase_waiting(struct coupled_group *g,
-					 uint32_t self, uint32_t n,
+static inline int coupled__phase_waiting(struct coupled_group *g, uint32_t self,
+					 uint32_t n,
 					 const struct coupled_abort_opts *opts,
 					 bool poked);
 static inline int coupled__phase_ready(struct coupled_group *g, uint32_t self,
@@ -90,11 +90,9 @@ static inline int coupled__phase_ready(struct coupled_group *g, uint32_t self,
 				       uint32_t *decided, bool *closer);
 static inline void coupled__phase_decide(struct coupled_group *g,
 					 uint32_t members, uint32_t gen);
-static inline uint32_t coupled__phase_action(struct coupled_group *g,
-					     uint32_t self, uint32_t n,
-					     uint32_t gen,
-					     coupled_action_fn action,
-					     void *ctx);
+static inline uint32_t
+coupled__phase_action(struct coupled_group *g, uint32_t self, uint32_t n,
+		      uint32_t gen, coupled_action_fn action, void *ctx);
 static inline void coupled__phase_exit(struct coupled_group *g, uint32_t self,
 				       bool closer, uint32_t gen);
 
@@ -188,7 +186,8 @@ static inline int coupled__abort_reason(struct coupled_group *g, uint32_t self,
 	/* relaxed: a hint only; entry re-checks prevent with seq_cst. */
 	if (coupled_load(&g->prevent, COUPLED_RELAXED))
 		return COUPLED_ABORT_MEMBERSHIP;
-	if (opts && opts->should_abort && opts->should_abort(opts->abort_arg, self))
+	if (opts && opts->should_abort &&
+	    opts->should_abort(opts->abort_arg, self))
 		return COUPLED_ABORT_CALLER;
 	if (phase1 && opts && opts->deadline &&
 	    coupled_adapter_now(&g->adapter) >= opts->deadline)
@@ -280,8 +279,8 @@ static inline int coupled__phase_entry(struct coupled_group *g, uint32_t self,
  * Return: COUPLED__NEXT_PHASE, still counted as waiting; or a COUPLED_ABORT_*
  * reason, no longer counted.
  */
-static inline int coupled__phase_waiting(struct coupled_group *g,
-					 uint32_t self, uint32_t n,
+static inline int coupled__phase_waiting(struct coupled_group *g, uint32_t self,
+					 uint32_t n,
 					 const struct coupled_abort_opts *opts,
 					 bool poked)
 {
@@ -442,11 +441,9 @@ static inline void coupled__phase_decide(struct coupled_group *g,
  * Context: coupled__run(), after phase 2 saw the decision.
  * Return: the round's outcome, COUPLED__OUTCOME_COMMIT or _RESTART.
  */
-static inline uint32_t coupled__phase_action(struct coupled_group *g,
-					     uint32_t self, uint32_t n,
-					     uint32_t gen,
-					     coupled_action_fn action,
-					     void *ctx)
+static inline uint32_t
+coupled__phase_action(struct coupled_group *g, uint32_t self, uint32_t n,
+		      uint32_t gen, coupled_action_fn action, void *ctx)
 {
 	struct coupled_slot *s = &g->slots[self];
 	uint32_t outcome;
@@ -576,8 +573,8 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 }
 
 static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
-				     int32_t request,
-				     coupled_action_fn action, void *ctx,
+				     int32_t request, coupled_action_fn action,
+				     void *ctx,
 				     const struct coupled_abort_opts *opts)
 {
 	struct coupled_slot *s;

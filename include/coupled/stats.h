@@ -31,9 +31,9 @@ struct coupled__slot_stats {
 #define COUPLED__SLOT_STATS struct coupled__slot_stats stats;
 
 #define COUPLED__STAT_INC(slot, field)                                      \
-	/* relaxed: single writer (the owner); readers want a snapshot. */ \
+	/* relaxed: single writer (the owner); readers want a snapshot. */  \
 	coupled_store(&(slot)->stats.field,                                 \
-		      coupled_load(&(slot)->stats.field, COUPLED_RELAXED) +  \
+		      coupled_load(&(slot)->stats.field, COUPLED_RELAXED) + \
 			      1u,                                           \
 		      COUPLED_RELAXED)
 

@@ -12,29 +12,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n",       \
-				__FILE__, __LINE__, #cond);                \
-			fflush(stderr);                                    \
-			exit(1);                                           \
-		}                                                          \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			fflush(stderr);                                        \
+			exit(1);                                               \
+		}                                                              \
 	} while (0)
 
-#define CHECK_EQ(a, b)                                                     \
-	do {                                                               \
-		long long check_a_ = (long long)(a);                       \
-		long long check_b_ = (long long)(b);                       \
-		if (check_a_ != check_b_) {                                \
-			fprintf(stderr,                                    \
-				"%s:%d: CHECK failed: %s == %s "           \
-				"(%lld != %lld)\n",                        \
-				__FILE__, __LINE__, #a, #b, check_a_,      \
-				check_b_);                                 \
-			fflush(stderr);                                    \
-			exit(1);                                           \
-		}                                                          \
+#define CHECK_EQ(a, b)                                                \
+	do {                                                          \
+		long long check_a_ = (long long)(a);                  \
+		long long check_b_ = (long long)(b);                  \
+		if (check_a_ != check_b_) {                           \
+			fprintf(stderr,                               \
+				"%s:%d: CHECK failed: %s == %s "      \
+				"(%lld != %lld)\n",                   \
+				__FILE__, __LINE__, #a, #b, check_a_, \
+				check_b_);                            \
+			fflush(stderr);                               \
+			exit(1);                                      \
+		}                                                     \
 	} while (0)
 
 /* Announce one sub-test; keeps failures easy to place in ctest output. */

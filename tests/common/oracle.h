@@ -158,8 +158,10 @@ static inline void oracle_reset(struct oracle_round *rec)
 		coupled_store(&rec->ran[i], 0u, COUPLED_RELAXED);
 	for (i = 0; i < ORACLE_VALUES; i++) {
 		/* relaxed: as above. */
-		coupled_store(&rec->lo[i], ORACLE_KEY_EMPTY_LO, COUPLED_RELAXED);
-		coupled_store(&rec->hi[i], ORACLE_KEY_EMPTY_HI, COUPLED_RELAXED);
+		coupled_store(&rec->lo[i], ORACLE_KEY_EMPTY_LO,
+			      COUPLED_RELAXED);
+		coupled_store(&rec->hi[i], ORACLE_KEY_EMPTY_HI,
+			      COUPLED_RELAXED);
 	}
 }
 
@@ -220,8 +222,7 @@ static inline int oracle_record(struct oracle_round *rec,
 	do {
 		if (old & bit)
 			return oracle__fail(f, "ran the round twice",
-					    (long)r->self,
-					    (long)r->generation);
+					    (long)r->self, (long)r->generation);
 		/* relaxed: atomicity alone makes the bit exact. */
 	} while (!coupled_cas(word, &old, old | bit, COUPLED_RELAXED,
 			      COUPLED_RELAXED));
@@ -257,8 +258,7 @@ static inline void oracle_vote(struct oracle_round *rec, int outcome)
 static inline uint32_t oracle_actions(struct oracle_round *rec)
 {
 	/* relaxed: the caller orders the records before this read. */
-	return coupled_load(&rec->count,
-			    COUPLED_RELAXED);
+	return coupled_load(&rec->count, COUPLED_RELAXED);
 }
 
 /**
@@ -274,9 +274,9 @@ static inline bool oracle_ran(struct oracle_round *rec, uint32_t id)
 	if (id >= ORACLE_MAX_MEMBERS)
 		return false;
 	/* relaxed: as in oracle_actions(). */
-	return (coupled_load(&rec->ran[id / 32u],
-			     COUPLED_RELAXED) >>
-		(id % 32u)) & 1u;
+	return (coupled_load(&rec->ran[id / 32u], COUPLED_RELAXED) >>
+		(id % 32u)) &
+	       1u;
 }
 
 /**
@@ -294,11 +294,9 @@ static inline bool oracle__seen(struct oracle_round *rec,
 				int32_t *hi)
 {
 	/* relaxed: as in oracle_actions(). */
-	uint32_t l = coupled_load(&rec->lo[which],
-				  COUPLED_RELAXED);
+	uint32_t l = coupled_load(&rec->lo[which], COUPLED_RELAXED);
 	/* relaxed: as above. */
-	uint32_t h = coupled_load(&rec->hi[which],
-				  COUPLED_RELAXED);
+	uint32_t h = coupled_load(&rec->hi[which], COUPLED_RELAXED);
 
 	*lo = oracle__value(l);
 	*hi = oracle__value(h);
@@ -337,14 +335,13 @@ static inline int oracle_check(struct oracle_round *rec,
 				    (long)lo);
 	for (i = 0; i < ORACLE_WORDS; i++) {
 		/* relaxed: as in oracle_actions(). */
-		w = coupled_load(&rec->ran[i],
-				 COUPLED_RELAXED);
+		w = coupled_load(&rec->ran[i], COUPLED_RELAXED);
 		for (; w; w &= w - 1u)
 			ran++;
 	}
 	if (ran != n)
-		return oracle__fail(f, "members that ran != actions",
-				    (long)ran, (long)n);
+		return oracle__fail(f, "members that ran != actions", (long)ran,
+				    (long)n);
 	(void)oracle__seen(rec, ORACLE_PARAM, &lo, &hi);
 	if (lo != hi)
 		return oracle__fail(f, "members saw different parameters",
@@ -355,8 +352,8 @@ static inline int oracle_check(struct oracle_round *rec,
 		return oracle__fail(f, "param != reduction of the requests",
 				    (long)lo, (long)want);
 	if (oracle__seen(rec, ORACLE_VOTE, &lo, &hi) && lo != hi)
-		return oracle__fail(f, "members saw different votes",
-				    (long)lo, (long)hi);
+		return oracle__fail(f, "members saw different votes", (long)lo,
+				    (long)hi);
 	return 0;
 }
 

@@ -94,9 +94,9 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
  *
  * Return: a token handed to coupled_adapter_wait().
  */
-static inline uint32_t coupled_adapter_wait_prepare(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline uint32_t
+coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)ag;
 	(void)as;
@@ -157,9 +157,9 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
  * The analog of need_resched(): true makes the participant abort with
  * COUPLED_ABORT_WORK wherever the protocol still allows an abort.
  */
-static inline bool coupled_adapter_work_pending(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline bool
+coupled_adapter_work_pending(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)ag;
 	(void)as;

@@ -35,10 +35,9 @@ typedef _Atomic int32_t coupled_atomic_i32;
 #define coupled_exchange(p, v, mo) \
 	(COUPLED_ATOMIC_ON_RMW(), atomic_exchange_explicit((p), (v), (mo)))
 /* Strong compare-and-swap; *expected is updated on failure. */
-#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                  \
-	(COUPLED_ATOMIC_ON_RMW(),                                          \
-	 atomic_compare_exchange_strong_explicit((p), (expected),          \
-						 (desired), (mo_ok),       \
-						 (mo_fail)))
+#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                    \
+	(COUPLED_ATOMIC_ON_RMW(),                                            \
+	 atomic_compare_exchange_strong_explicit((p), (expected), (desired), \
+						 (mo_ok), (mo_fail)))
 
 #endif /* COUPLED_ATOMIC_C11_H */

@@ -29,16 +29,17 @@ typedef std::atomic<std::int32_t> coupled_atomic_i32;
 #define coupled_load(p, mo) std::atomic_load_explicit((p), (mo))
 #define coupled_store(p, v, mo) std::atomic_store_explicit((p), (v), (mo))
 #define coupled_fetch_add(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), std::atomic_fetch_add_explicit((p), (v), (mo)))
+	(COUPLED_ATOMIC_ON_RMW(),   \
+	 std::atomic_fetch_add_explicit((p), (v), (mo)))
 #define coupled_fetch_sub(p, v, mo) \
-	(COUPLED_ATOMIC_ON_RMW(), std::atomic_fetch_sub_explicit((p), (v), (mo)))
+	(COUPLED_ATOMIC_ON_RMW(),   \
+	 std::atomic_fetch_sub_explicit((p), (v), (mo)))
 #define coupled_exchange(p, v, mo) \
 	(COUPLED_ATOMIC_ON_RMW(), std::atomic_exchange_explicit((p), (v), (mo)))
 /* Strong compare-and-swap; *expected is updated on failure. */
-#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                   \
-	(COUPLED_ATOMIC_ON_RMW(),                                           \
-	 std::atomic_compare_exchange_strong_explicit((p), (expected),      \
-						      (desired), (mo_ok),  \
-						      (mo_fail)))
+#define coupled_cas(p, expected, desired, mo_ok, mo_fail) \
+	(COUPLED_ATOMIC_ON_RMW(),                         \
+	 std::atomic_compare_exchange_strong_explicit(    \
+		 (p), (expected), (desired), (mo_ok), (mo_fail)))
 
 #endif /* COUPLED_ATOMIC_CXX_H */

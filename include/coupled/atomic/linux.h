@@ -44,9 +44,10 @@ typedef struct {
 
 /* Cast a raw int result to the value type of the object @p points to. */
 #ifndef __cplusplus
-#define COUPLED__ATOMIC_LINUX_VALUE(p, x)                              \
-	_Generic((p), coupled_atomic_u32 * : (uint32_t)(x),              \
-		 default : (int32_t)(x))
+#define COUPLED__ATOMIC_LINUX_VALUE(p, x)  \
+	_Generic((p), coupled_atomic_u32 * \
+		 : (uint32_t)(x), default  \
+		 : (int32_t)(x))
 #else
 /*
  * C++ has no _Generic; overloads do the same.  Only for the relaxed-memory
@@ -208,8 +209,8 @@ static __always_inline int coupled__atomic_linux_xchg(atomic_t *v, int i,
  * Return: true if @desired was stored.
  */
 static __always_inline bool coupled__atomic_linux_cas(atomic_t *v, int *old,
-						       int desired, int mo_ok,
-						       int mo_fail)
+						      int desired, int mo_ok,
+						      int mo_fail)
 {
 	bool ok;
 
@@ -242,29 +243,28 @@ static __always_inline bool coupled__atomic_linux_cas(atomic_t *v, int *old,
 }
 
 #define coupled_atomic_init(p, val) atomic_set(&(p)->v, (int)(val))
-#define coupled_load(p, mo)                                               \
-	COUPLED__ATOMIC_LINUX_VALUE(                                      \
-		(p), coupled__atomic_linux_load(&(p)->v, (mo)))
-#define coupled_store(p, val, mo)                                         \
+#define coupled_load(p, mo)              \
+	COUPLED__ATOMIC_LINUX_VALUE((p), \
+				    coupled__atomic_linux_load(&(p)->v, (mo)))
+#define coupled_store(p, val, mo) \
 	coupled__atomic_linux_store(&(p)->v, (int)(val), (mo))
-#define coupled_fetch_add(p, val, mo)                                     \
-	(COUPLED_ATOMIC_ON_RMW(),                                         \
-	 COUPLED__ATOMIC_LINUX_VALUE(                                     \
-		 (p), coupled__atomic_linux_fetch_add(&(p)->v, (int)(val), \
-						      (mo))))
-#define coupled_fetch_sub(p, val, mo)                                     \
-	(COUPLED_ATOMIC_ON_RMW(),                                         \
-	 COUPLED__ATOMIC_LINUX_VALUE(                                     \
-		 (p), coupled__atomic_linux_fetch_add(&(p)->v,             \
-						      -(int)(val), (mo))))
-#define coupled_exchange(p, val, mo)                                      \
-	(COUPLED_ATOMIC_ON_RMW(),                                         \
-	 COUPLED__ATOMIC_LINUX_VALUE(                                     \
+#define coupled_fetch_add(p, val, mo)                                      \
+	(COUPLED_ATOMIC_ON_RMW(),                                          \
+	 COUPLED__ATOMIC_LINUX_VALUE((p), coupled__atomic_linux_fetch_add( \
+						  &(p)->v, (int)(val), (mo))))
+#define coupled_fetch_sub(p, val, mo) \
+	(COUPLED_ATOMIC_ON_RMW(),     \
+	 COUPLED__ATOMIC_LINUX_VALUE( \
+		 (p),                 \
+		 coupled__atomic_linux_fetch_add(&(p)->v, -(int)(val), (mo))))
+#define coupled_exchange(p, val, mo)  \
+	(COUPLED_ATOMIC_ON_RMW(),     \
+	 COUPLED__ATOMIC_LINUX_VALUE( \
 		 (p), coupled__atomic_linux_xchg(&(p)->v, (int)(val), (mo))))
 /* Strong compare-and-swap; *expected is updated on failure. */
-#define coupled_cas(p, expected, desired, mo_ok, mo_fail)                 \
-	(COUPLED_ATOMIC_ON_RMW(),                                         \
-	 coupled__atomic_linux_cas(&(p)->v, (int *)(void *)(expected),     \
+#define coupled_cas(p, expected, desired, mo_ok, mo_fail)              \
+	(COUPLED_ATOMIC_ON_RMW(),                                      \
+	 coupled__atomic_linux_cas(&(p)->v, (int *)(void *)(expected), \
 				   (int)(desired), (mo_ok), (mo_fail)))
 
 #endif /* COUPLED_ATOMIC_LINUX_H */

@@ -119,15 +119,18 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--bound-ms"))
 			bound_ms = atof(argv[i + 1]);
 		else if (!strcmp(argv[i], "--strategy"))
-			only = !strcmp(argv[i + 1], "spin")	   ? COUPLED_PTHREAD_SPIN
-			       : !strcmp(argv[i + 1], "futex") ? COUPLED_PTHREAD_FUTEX
-							       : COUPLED_PTHREAD_CONDVAR;
+			only = !strcmp(argv[i + 1], "spin")
+				       ? COUPLED_PTHREAD_SPIN
+			       : !strcmp(argv[i + 1], "futex")
+				       ? COUPLED_PTHREAD_FUTEX
+				       : COUPLED_PTHREAD_CONDVAR;
 		else
 			break;
 	}
 	if (i < argc || calls < 1 || calls > MAX_CALLS || bound_ms <= 0) {
-		fprintf(stderr, "usage: test_deadline [--calls 1..%d] "
-				"[--bound-ms B] [--strategy spin|futex|condvar]\n",
+		fprintf(stderr,
+			"usage: test_deadline [--calls 1..%d] "
+			"[--bound-ms B] [--strategy spin|futex|condvar]\n",
 			MAX_CALLS);
 		return 2;
 	}
@@ -172,7 +175,7 @@ int main(int argc, char **argv)
 		CHECK(pthread_join(busy[i], NULL) == 0);
 	printf("busy threads ran %lu loop turns\n",
 	       atomic_load_explicit(&busy_turns, memory_order_relaxed));
-	printf("%s\n", failed ? "FAIL: a median lateness is above the bound"
-			      : "PASS");
+	printf("%s\n",
+	       failed ? "FAIL: a median lateness is above the bound" : "PASS");
 	return failed;
 }

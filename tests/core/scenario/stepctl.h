@@ -37,18 +37,18 @@ static void stepctl_hook(struct coupled_group *g, uint32_t self, int point);
 
 #include "check.h"
 
-#define STEPCTL_MAX 8                /* participants; index MAX = changer */
-#define STEPCTL_CALLS 8              /* calls per participant */
+#define STEPCTL_MAX 8   /* participants; index MAX = changer */
+#define STEPCTL_CALLS 8 /* calls per participant */
 #define STEPCTL_POINTS 16
 #ifndef STEPCTL_LIMIT_S
-#define STEPCTL_LIMIT_S 30           /* bound of every controller wait */
+#define STEPCTL_LIMIT_S 30 /* bound of every controller wait */
 #endif
 #define STEPCTL_CHANGER STEPCTL_MAX
 
 static const char *const stepctl_point_names[STEPCTL_POINTS] = {
-	"ARRIVE", "LAST_ARRIVER", "PHASE1_SLEEP", "READY", "READY_SPIN",
-	"BACK_OUT", "DECIDED", "DONE", "EXITED", "MEMBERSHIP", "LEAVE_DRAIN",
-	"GATE_WAIT", "EXIT_WAIT",
+	"ARRIVE",      "LAST_ARRIVER", "PHASE1_SLEEP", "READY",  "READY_SPIN",
+	"BACK_OUT",    "DECIDED",      "DONE",         "EXITED", "MEMBERSHIP",
+	"LEAVE_DRAIN", "GATE_WAIT",    "EXIT_WAIT",
 };
 
 struct stepctl {
@@ -84,7 +84,8 @@ static void stepctl_deadline(struct timespec *ts)
 static void stepctl_cond_wait(const struct timespec *limit, const char *what,
 			      int who)
 {
-	if (pthread_cond_timedwait(&stepctl_c, &stepctl_m, limit) == ETIMEDOUT) {
+	if (pthread_cond_timedwait(&stepctl_c, &stepctl_m, limit) ==
+	    ETIMEDOUT) {
 		fprintf(stderr, "stepctl: timed out waiting for %s of %d\n",
 			what, who);
 		exit(1);
@@ -176,9 +177,10 @@ static int stepctl_wait_at(int i, unsigned mask)
 			fprintf(stderr,
 				"stepctl: participant %d returned %s instead "
 				"of stopping at the expected point\n",
-				i, done >= 0 ? coupled_strerror(
-						       ctl.result[i][done])
-					     : "nothing");
+				i,
+				done >= 0
+					? coupled_strerror(ctl.result[i][done])
+					: "nothing");
 			exit(1);
 		}
 		stepctl_cond_wait(&limit, "a breakpoint", i);

@@ -515,8 +515,8 @@ static void membership_while_waiting(int join)
 		stepctl_permit(i);
 	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
 	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(C, 0), join ? COUPLED_COMMITTED
-					    : COUPLED_ENOENT);
+	CHECK_EQ(stepctl_result(C, 0),
+		 join ? COUPLED_COMMITTED : COUPLED_ENOENT);
 	for (i = 0; i < 3; i++)
 		stepctl_join(&p[i]);
 	check_same_round(ids, n_after, join ? 1 : 2, (uint32_t)n_after);

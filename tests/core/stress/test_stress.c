@@ -40,8 +40,8 @@
 #include "oracle.h"
 
 #define MAX_THREADS 64
-_Static_assert(MAX_THREADS <= ORACLE_MAX_MEMBERS,
-	       "the oracle's record holds every thread");
+_Static_assert(MAX_THREADS <= ORACLE_MAX_MEMBERS, "the oracle's record holds "
+						  "every thread");
 
 struct worker {
 	pthread_t thread;
@@ -54,7 +54,7 @@ struct worker {
 	/* Counted by the worker itself; read after join. */
 	unsigned long calls, commits, actions, results[COUPLED_ABORT_REASONS];
 	unsigned long changes;
-	int last; /* the result of the last call */
+	int last;             /* the result of the last call */
 	unsigned long absent; /* calls refused while not a member */
 };
 
@@ -112,8 +112,8 @@ static void action(const struct coupled_round *r, void *ctx)
 	w->actions++;
 	if (oracle_record(rec, r, w->request, NULL, &f) != 0) {
 		fprintf(stderr, "round %u: participant %u: %s (%ld, %ld)\n",
-			(unsigned)r->generation, (unsigned)r->self, f.what,
-			f.a, f.b);
+			(unsigned)r->generation, (unsigned)r->self, f.what, f.a,
+			f.b);
 		exit(1);
 	}
 	/* Every 8th round: a barrier and a vote inside the action. */
@@ -329,7 +329,8 @@ int main(int argc, char **argv)
 		usage();
 
 	log_size = target_rounds + 1024u;
-	log_rounds = (struct oracle_round *)calloc(log_size, sizeof(*log_rounds));
+	log_rounds =
+		(struct oracle_round *)calloc(log_size, sizeof(*log_rounds));
 	CHECK(log_rounds != NULL);
 	for (g = 0; g < log_size; g++)
 		oracle_init(&log_rounds[g]);
@@ -343,8 +344,10 @@ int main(int argc, char **argv)
 	       "churn %s, seed %lu, start generation %u\n",
 	       (unsigned)nthreads, (unsigned)target_rounds,
 	       coupled_pthread_strategy_name(strategy), abort_pct, work_pct,
-	       churn ? "self" : changer ? "changer" : "off", seed,
-	       (unsigned)start_gen);
+	       churn     ? "self"
+	       : changer ? "changer"
+			 : "off",
+	       seed, (unsigned)start_gen);
 	fflush(stdout);
 
 	for (i = 0; i < (int)nthreads; i++) {
@@ -389,8 +392,9 @@ int main(int argc, char **argv)
 		int r;
 
 		if (w->actions != w->commits) {
-			fprintf(stderr, "participant %d: %lu actions but %lu "
-					"commits\n",
+			fprintf(stderr,
+				"participant %d: %lu actions but %lu "
+				"commits\n",
 				i, w->actions, w->commits);
 			return 1;
 		}
@@ -416,7 +420,8 @@ int main(int argc, char **argv)
 	       aborts[COUPLED_ABORT_CALLER], aborts[COUPLED_ABORT_TIMEOUT],
 	       changes + changer_ops);
 	if (changer)
-		printf("changer: %lu changes, %lu calls refused while removed\n",
+		printf("changer: %lu changes, %lu calls refused while "
+		       "removed\n",
 		       changer_ops, absent);
 	if (coupled_stats_read(&group, &st) == 0)
 		printf("stats: attempts %u, retries %u, restarts %lu\n",

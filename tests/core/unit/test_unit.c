@@ -185,17 +185,13 @@ static void test_enter_errors(void)
 	TEST_CASE("enter_errors");
 	CHECK_EQ(coupled_group_init(&g, slots, 4, 2, NULL), 0);
 	take(&snap, &g, slots);
-	CHECK_EQ(coupled_enter(NULL, 0, 1, count_action, NULL),
-		 COUPLED_EINVAL);
+	CHECK_EQ(coupled_enter(NULL, 0, 1, count_action, NULL), COUPLED_EINVAL);
 	CHECK_EQ(coupled_enter(&g, 0, 1, NULL, NULL), COUPLED_EINVAL);
-	CHECK_EQ(coupled_enter(&g, 0, -1, count_action, NULL),
-		 COUPLED_EINVAL);
-	CHECK_EQ(coupled_enter(&g, 4, 1, count_action, NULL),
-		 COUPLED_ERANGE);
+	CHECK_EQ(coupled_enter(&g, 0, -1, count_action, NULL), COUPLED_EINVAL);
+	CHECK_EQ(coupled_enter(&g, 4, 1, count_action, NULL), COUPLED_ERANGE);
 	CHECK_EQ(coupled_enter(&g, UINT32_MAX, 1, count_action, NULL),
 		 COUPLED_ERANGE);
-	CHECK_EQ(coupled_enter(&g, 2, 1, count_action, NULL),
-		 COUPLED_ENOENT);
+	CHECK_EQ(coupled_enter(&g, 2, 1, count_action, NULL), COUPLED_ENOENT);
 	CHECK(same(&snap, &g, slots));
 	CHECK_EQ(action_runs, 0);
 }
@@ -226,8 +222,7 @@ static void test_membership_errors(void)
 	CHECK_EQ(coupled_leave(&g, 0), 0);
 	CHECK_EQ(coupled_group_members(&g), 2);
 	CHECK(!coupled_is_member(&g, 0));
-	CHECK_EQ(coupled_enter(&g, 0, 1, count_action, NULL),
-		 COUPLED_ENOENT);
+	CHECK_EQ(coupled_enter(&g, 0, 1, count_action, NULL), COUPLED_ENOENT);
 }
 
 static void test_single_member_round(void)
@@ -258,8 +253,8 @@ static void reentry_action(const struct coupled_round *r, void *ctx)
 {
 	(void)ctx;
 	reentry_word_before = word_value(&reentry_group.counts);
-	reentry_result = coupled_enter(r->group, r->self, 1, count_action,
-				       NULL);
+	reentry_result =
+		coupled_enter(r->group, r->self, 1, count_action, NULL);
 	reentry_word_after = word_value(&reentry_group.counts);
 }
 
@@ -333,8 +328,7 @@ static void test_vote_single(void)
 
 	TEST_CASE("vote_single");
 	CHECK_EQ(coupled_group_init(&g, slots, 1, 1, NULL), 0);
-	CHECK_EQ(coupled_enter(&g, 0, 0, vote_action, NULL),
-		 COUPLED_COMMITTED);
+	CHECK_EQ(coupled_enter(&g, 0, 0, vote_action, NULL), COUPLED_COMMITTED);
 	CHECK_EQ(vote_results[0], 1);
 	CHECK_EQ(vote_results[1], 0);
 	CHECK_EQ(vote_results[2], 0);
@@ -505,8 +499,7 @@ static void test_generation_wrap(void)
 
 	/* Refused inside a round, nothing changed. */
 	wrap_busy = 0;
-	CHECK_EQ(coupled_enter(&g, 0, 1, busy_action, NULL),
-		 COUPLED_COMMITTED);
+	CHECK_EQ(coupled_enter(&g, 0, 1, busy_action, NULL), COUPLED_COMMITTED);
 	CHECK_EQ(wrap_busy, COUPLED_EBUSY);
 	CHECK_EQ(coupled_load(&g.round_gen, COUPLED_RELAXED), 1);
 
@@ -553,8 +546,8 @@ struct misuse {
 	struct coupled_group g, other;
 	struct coupled_slot slots[4], other_slots[2];
 	struct snapshot before;
-	int in_action[4];   /* join(2), leave(0), leave(3), join other */
-	int in_abort[2];    /* leave(0), join(3) */
+	int in_action[4]; /* join(2), leave(0), leave(3), join other */
+	int in_abort[2];  /* leave(0), join(3) */
 	int same_action, same_abort;
 	int enter_action, enter_abort, after_leave, after_enter;
 	int done;
@@ -597,8 +590,8 @@ static void *misuse_main(void *arg)
 	CHECK_EQ(coupled_join(&mis.g, 1), 0);
 	memset((void *)&opts, 0, sizeof(opts));
 	opts.should_abort = misuse_abort;
-	mis.enter_abort = coupled_enter_opts(&mis.g, 0, 1, count_action, NULL,
-					     &opts);
+	mis.enter_abort =
+		coupled_enter_opts(&mis.g, 0, 1, count_action, NULL, &opts);
 	/* Out of the call, the same thread may change the membership. */
 	mis.after_leave = coupled_leave(&mis.g, 1);
 	mis.after_enter = coupled_enter(&mis.g, 0, 1, count_action, NULL);
@@ -661,7 +654,8 @@ static void test_misuse(void)
 	TEST_CASE("misuse_membership_from_inside");
 	printf("   skipped: the %s adapter names no execution context "
 	       "(COUPLED_ADAPTER_HAS_CONTEXT 0), so the misuse is not "
-	       "detected\n", COUPLED_ADAPTER_NAME);
+	       "detected\n",
+	       COUPLED_ADAPTER_NAME);
 }
 #endif
 
@@ -669,8 +663,8 @@ static void test_strerror(void)
 {
 	TEST_CASE("strerror");
 	CHECK(strcmp(coupled_strerror(COUPLED_COMMITTED), "committed") == 0);
-	CHECK(strcmp(coupled_strerror(COUPLED_ABORT_TIMEOUT),
-		     "abort: timeout") == 0);
+	CHECK(strcmp(coupled_strerror(COUPLED_ABORT_TIMEOUT), "abort: "
+							      "timeout") == 0);
 	CHECK(strcmp(coupled_strerror(COUPLED_EBUSY), "already inside") == 0);
 	CHECK(strcmp(coupled_strerror(12345), "unknown") == 0);
 }

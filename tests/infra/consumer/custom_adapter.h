@@ -44,9 +44,9 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 	coupled_cpu_relax();
 }
 
-static inline uint32_t coupled_adapter_wait_prepare(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline uint32_t
+coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)ag;
 	(void)as;
@@ -75,9 +75,9 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	(void)target_id;
 }
 
-static inline bool coupled_adapter_work_pending(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline bool
+coupled_adapter_work_pending(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)ag;
 	(void)as;

@@ -33,7 +33,8 @@ int main(void)
 
 	rc = coupled_group_init(&g, slots, 1, 1, NULL);
 	if (rc != 0) {
-		fprintf(stderr, "coupled_group_init: %s\n", coupled_strerror(rc));
+		fprintf(stderr, "coupled_group_init: %s\n",
+			coupled_strerror(rc));
 		return 1;
 	}
 	rc = coupled_enter(&g, 0, request, action, &s);
@@ -43,7 +44,8 @@ int main(void)
 	}
 	if (s.calls != 1 || s.param != request || s.members != 1) {
 		fprintf(stderr,
-			"wrong round: %d calls, param %d (want %d), %u members\n",
+			"wrong round: %d calls, param %d (want %d), %u "
+			"members\n",
 			s.calls, (int)s.param, (int)request,
 			(unsigned)s.members);
 		return 1;

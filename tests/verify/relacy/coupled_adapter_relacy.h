@@ -88,9 +88,9 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 	rl::yield(1, $);
 }
 
-static inline uint32_t coupled_adapter_wait_prepare(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline uint32_t
+coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)self;
 	if (ag->mode == COUPLED_RELACY_WAIT_SPIN)
@@ -131,9 +131,9 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	(void)target->wake_seq.fetch_add(1u, rl::mo_release, $);
 }
 
-static inline bool coupled_adapter_work_pending(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline bool
+coupled_adapter_work_pending(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)ag;
 	(void)self;

@@ -52,24 +52,32 @@ static void anchor_hook(struct coupled_group *g, uint32_t self, int point);
 
 #include <coupled/coupled.h>
 
-namespace {
+namespace
+{
 
 enum model { M_SEED, M_LINUX6, M_COUPLED };
 int g_model;
 
 const uint32_t WAITING_ONE = 1u;
 const uint32_t READY_ONE = 1u << 16;
-inline uint32_t waiting_of(uint32_t w) { return w & 0xffffu; }
-inline uint32_t ready_of(uint32_t w) { return w >> 16; }
+inline uint32_t waiting_of(uint32_t w)
+{
+	return w & 0xffffu;
+}
+inline uint32_t ready_of(uint32_t w)
+{
+	return w >> 16;
+}
 
 /* A fixed buffer for Relacy's report: no allocation inside the simulation. */
-class fixed_buf : public std::streambuf {
-public:
+class fixed_buf : public std::streambuf
+{
+      public:
 	enum { SIZE = 1 << 22 };
 	char text[SIZE];
 	size_t len = 0;
 
-protected:
+      protected:
 	int_type overflow(int_type c) override
 	{
 		if (c != traits_type::eof() && len + 1 < SIZE)
@@ -88,8 +96,10 @@ fixed_buf g_report;
 struct anchor_base {
 	virtual void hook(uint32_t self, int point) = 0;
 
-protected:
-	~anchor_base() {}
+      protected:
+	~anchor_base()
+	{
+	}
 };
 anchor_base *g_anchor;
 
@@ -99,7 +109,7 @@ template <unsigned N>
 struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 	/* The models' shared state. */
 	rl::atomic<uint32_t> counts;
-	rl::atomic<uint32_t> poked[N];       /* linux6: poked mask */
+	rl::atomic<uint32_t> poked[N];        /* linux6: poked mask */
 	rl::atomic<uint32_t> poke_pending[N]; /* linux6: IPI pending */
 	rl::atomic<uint32_t> abort_barrier;   /* linux6: parallel barrier */
 	/* The test's view: how many entered the action. */
@@ -124,7 +134,8 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 			last_point[i] = -1;
 		}
 		if (g_model == M_COUPLED) {
-			RL_ASSERT(coupled_group_init(&g, slots, N, N, NULL) == 0);
+			RL_ASSERT(coupled_group_init(&g, slots, N, N, NULL) ==
+				  0);
 			coupled_relacy_set_mode(coupled_group_adapter(&g),
 						COUPLED_RELACY_WAIT_TOKEN);
 		}
@@ -134,8 +145,11 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 	void backed_out()
 	{
 		RL_LOG("back out of the ready phase");
-		RL_ASSERT(entered.load(rl::mo_seq_cst, $) == 0u &&
-			  "backed out of a round another participant entered");
+		RL_ASSERT(entered.load(rl::mo_seq_cst, $) == 0u && "backed out "
+								   "of a round "
+								   "another "
+								   "participant"
+								   " entered");
 	}
 
 	void enter_action(unsigned self)
@@ -198,7 +212,7 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 
 		RL_LOG("arrive: waiting += 1");
 		(void)counts.fetch_add(WAITING_ONE, rl::mo_seq_cst, $);
-	retry:
+retry:
 		while (waiting_of(counts.load(rl::mo_relaxed, $)) != N)
 			rl::yield(1, $);
 		RL_LOG("all waiting: ready += 1");
@@ -227,8 +241,8 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 		for (unsigned j = 0; j < N; j++)
 			if (j != self)
 				/* test_and_set_bit: fully ordered */
-				(void)poke_pending[j].exchange(1u, rl::mo_seq_cst,
-							       $);
+				(void)poke_pending[j].exchange(
+					1u, rl::mo_seq_cst, $);
 	}
 
 	bool any_poke_pending()
@@ -258,15 +272,16 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 	{
 		const uint32_t all = N | (N << 16);
 
-	reset:
+reset:
 		poked[self].store(0u, rl::mo_relaxed, $);
 		RL_LOG("arrive: waiting += 1");
-		if (waiting_of(counts.fetch_add(WAITING_ONE, rl::mo_seq_cst, $) +
-			       WAITING_ONE) == N) {
+		if (waiting_of(
+			    counts.fetch_add(WAITING_ONE, rl::mo_seq_cst, $) +
+			    WAITING_ONE) == N) {
 			poked[self].store(1u, rl::mo_relaxed, $);
 			poke_others(self);
 		}
-	retry:
+retry:
 		while (waiting_of(counts.load(rl::mo_relaxed, $)) != N ||
 		       !poked[self].load(rl::mo_relaxed, $)) {
 			if (handle_poke(self))
@@ -327,7 +342,8 @@ struct anchor_test final : rl::test_suite<anchor_test<N>, N>, anchor_base {
 		for (unsigned i = 0; i < N; i++)
 			RL_ASSERT(entries[i]($) == 1);
 		if (g_model == M_COUPLED)
-			RL_ASSERT(coupled_load(&g.counts, COUPLED_RELAXED) == 0u);
+			RL_ASSERT(coupled_load(&g.counts, COUPLED_RELAXED) ==
+				  0u);
 		else
 			RL_ASSERT(counts.load(rl::mo_relaxed, $) == 0u);
 	}
@@ -384,8 +400,7 @@ void summarize()
 		std::printf("  (%u protocol steps shown)\n", steps);
 }
 
-template <unsigned N>
-rl::test_result_e run(bool exhaustive)
+template <unsigned N> rl::test_result_e run(bool exhaustive)
 {
 	rl::test_params p;
 	std::ostream report(&g_report);
@@ -401,7 +416,7 @@ rl::test_result_e run(bool exhaustive)
 		p.search_type = rl::sched_random;
 		p.iteration_count = 100000;
 	}
-	rl::simulate<anchor_test<N> >(p);
+	rl::simulate<anchor_test<N>>(p);
 	std::printf("  %s, %llu iterations\n",
 		    exhaustive ? "context bound 2" : "random scheduler",
 		    (unsigned long long)p.stop_iteration);
@@ -439,11 +454,13 @@ int main(int argc, char **argv)
 	bool found = res != rl::test_result_success;
 	if (g_model == M_COUPLED) {
 		std::printf("%s: the real header %s\n", found ? "FAIL" : "PASS",
-			    found ? "violates all-or-none" : "holds all-or-none");
+			    found ? "violates all-or-none"
+				  : "holds all-or-none");
 		return found ? 1 : 0;
 	}
 	std::printf("%s: %s\n", found ? "PASS" : "FAIL",
 		    found ? "Relacy found the expected violation"
-			  : "Relacy found no violation: the check lost its teeth");
+			  : "Relacy found no violation: the check lost its "
+			    "teeth");
 	return found ? 0 : 1;
 }

@@ -63,8 +63,7 @@ static void model_boundary()
 {
 	unsigned me = model_me();
 
-	if (!g_arm->masked[me] &&
-	    g_arm->pending[me].load(rl::mo_relaxed, $) &&
+	if (!g_arm->masked[me] && g_arm->pending[me].load(rl::mo_relaxed, $) &&
 	    g_arm->pending[me].exchange(0, rl::mo_acquire, $))
 		g_arm->taken[me]++;
 }
@@ -195,7 +194,8 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 
 #include "relacy_handshake.h"
 
-namespace {
+namespace
+{
 
 bool wfe_1w()
 {
@@ -211,8 +211,7 @@ bool wfi_sgi_1w()
 }
 bool wfi_sgi_2w()
 {
-	return run_handshake<COUPLED_ARM_WAIT_WFI_SGI, 2>("wfi_sgi", false,
-							  3);
+	return run_handshake<COUPLED_ARM_WAIT_WFI_SGI, 2>("wfi_sgi", false, 3);
 }
 
 const relacy_check checks[] = {

@@ -70,7 +70,8 @@ static void relacy_hook(struct coupled_group *g, uint32_t self, int point);
 
 #include <coupled/coupled.h>
 
-namespace {
+namespace
+{
 
 /* --- scenarios ------------------------------------------------------------ */
 
@@ -110,9 +111,15 @@ enum coverage {
 	COV_COUNT
 };
 const char *const coverage_names[COV_COUNT] = {
-	"executions",        "phase-1 work aborts", "phase-2 work aborts",
-	"caller aborts",     "retries",             "restarts",
-	"membership aborts", "ENOENT returns",      "rounds without the leaver",
+	"executions",
+	"phase-1 work aborts",
+	"phase-2 work aborts",
+	"caller aborts",
+	"retries",
+	"restarts",
+	"membership aborts",
+	"ENOENT returns",
+	"rounds without the leaver",
 	"rounds of generation 0 with the joiner",
 };
 
@@ -134,8 +141,10 @@ struct harness_base {
 	virtual bool should_abort(uint32_t self) = 0;
 	virtual void on_action(const struct coupled_round *r) = 0;
 
-protected:
-	~harness_base() {}
+      protected:
+	~harness_base()
+	{
+	}
 };
 
 harness_base *g_current;
@@ -162,8 +171,8 @@ struct call_rec {
 };
 
 template <unsigned N, unsigned EXTRA>
-struct coupled_test final
-	: rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>, harness_base {
+struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
+			    harness_base {
 	struct coupled_group g;
 	struct coupled_slot slots[N];
 
@@ -172,7 +181,8 @@ struct coupled_test final
 	rl::atomic<uint32_t> paused[N];
 	rl::atomic<uint32_t> second_ready;
 	rl::atomic<uint32_t> changer_done;
-	rl::atomic<uint32_t> zero_settled; /* participant 0: small round or done */
+	rl::atomic<uint32_t>
+		zero_settled; /* participant 0: small round or done */
 
 	/* Plain data, checked for races by Relacy. */
 	rl::var<unsigned> nact[N];
@@ -205,8 +215,8 @@ struct coupled_test final
 		RL_ASSERT(coupled_group_init(&g, slots, N, initial, NULL) == 0);
 		/* The last decided round is UINT32_MAX; the next one wraps. */
 		if (sc == SC_WRAP_JOIN)
-			RL_ASSERT(coupled_group_set_generation(&g, UINT32_MAX) ==
-				  0);
+			RL_ASSERT(coupled_group_set_generation(
+					  &g, UINT32_MAX) == 0);
 		coupled_relacy_set_mode(coupled_group_adapter(&g), g_wait_mode);
 		second_ready.store(0u, rl::mo_relaxed, $);
 		changer_done.store(0u, rl::mo_relaxed, $);
@@ -250,7 +260,8 @@ struct coupled_test final
 	void raise_work(uint32_t id)
 	{
 		coupled_relacy_raise_work(coupled_group_adapter(&g),
-					  coupled_participant_adapter(&g, id), id);
+					  coupled_participant_adapter(&g, id),
+					  id);
 	}
 
 	static bool inside_window(int point)
@@ -260,7 +271,8 @@ struct coupled_test final
 		       point == COUPLED_HOOK_READY ||
 		       point == COUPLED_HOOK_READY_SPIN ||
 		       point == COUPLED_HOOK_BACK_OUT ||
-		       point == COUPLED_HOOK_DECIDED || point == COUPLED_HOOK_DONE;
+		       point == COUPLED_HOOK_DECIDED ||
+		       point == COUPLED_HOOK_DONE;
 	}
 
 	bool all_flags(rl::atomic<uint32_t> *f, unsigned count)
@@ -332,8 +344,9 @@ struct coupled_test final
 		case SC_ABORT1: /* the last one gets work while 0 waits */
 		case SC_RETRY:  /* ... while 0 is ready */
 			if (self == 0 && !raised[0] &&
-			    point == (sc == SC_ABORT1 ? COUPLED_HOOK_PHASE1_SLEEP
-						      : COUPLED_HOOK_READY_SPIN)) {
+			    point == (sc == SC_ABORT1
+					      ? COUPLED_HOOK_PHASE1_SLEEP
+					      : COUPLED_HOOK_READY_SPIN)) {
 				raised[0] = true;
 				raise_work(N - 1);
 			}
@@ -356,14 +369,14 @@ struct coupled_test final
 			    ncalls[self] == 1)
 				second_ready.store(1u, rl::mo_relaxed, $);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 
 	bool should_abort(uint32_t self) override
 	{
-		if (!budget[self] || last_point[self] != COUPLED_HOOK_READY_SPIN)
+		if (!budget[self] ||
+		    last_point[self] != COUPLED_HOOK_READY_SPIN)
 			return false;
 		if (sc == SC_RESTART)
 			return all_flags(paused, N - 1);
@@ -393,8 +406,11 @@ struct coupled_test final
 			/* The previous round's actions happen before this one. */
 			if (k > 0)
 				for (unsigned j = 0; j < N; j++)
-					RL_ASSERT((uint32_t)act_gen[j][k - 1]($) ==
-						  (uint32_t)act_gen[self][k - 1]($));
+					RL_ASSERT(
+						(uint32_t)act_gen[j][k - 1](
+							$) ==
+						(uint32_t)act_gen[self][k - 1](
+							$));
 		}
 
 		if (sc == SC_BARRIER) {
@@ -443,7 +459,8 @@ struct coupled_test final
 		 * Membership refusals may repeat while a change runs: keep
 		 * no record of them unless the call restarted a round first.
 		 */
-		if ((ret != COUPLED_ABORT_MEMBERSHIP && ret != COUPLED_ENOENT) ||
+		if ((ret != COUPLED_ABORT_MEMBERSHIP &&
+		     ret != COUPLED_ENOENT) ||
 		    c.decided)
 			ncalls[self]++;
 		last_point[self] = -1;
@@ -475,7 +492,8 @@ struct coupled_test final
 			int ret = enter(self);
 			switch (ret) {
 			case COUPLED_COMMITTED: {
-				const call_rec &c = calls[self][ncalls[self] - 1];
+				const call_rec &c =
+					calls[self][ncalls[self] - 1];
 				RL_ASSERT(c.ret == COUPLED_COMMITTED);
 				if (fixed_membership()) {
 					/*
@@ -484,16 +502,20 @@ struct coupled_test final
 					 */
 					unsigned k = nact[self]($) - 1;
 					for (unsigned j = 0; j < N; j++)
-						RL_ASSERT((uint32_t)act_gen[j][k]($) ==
-							  c.gen);
+						RL_ASSERT(
+							(uint32_t)act_gen[j][k](
+								$) == c.gen);
 				}
 				if (self == 0 && c.members < N)
-					zero_settled.store(1u, rl::mo_relaxed, $);
+					zero_settled.store(1u, rl::mo_relaxed,
+							   $);
 				if (c.members == N) {
 					if (++full == scenarios[sc].rounds) {
 						if (self == 0)
 							zero_settled.store(
-								1u, rl::mo_relaxed, $);
+								1u,
+								rl::mo_relaxed,
+								$);
 						return;
 					}
 				} else {
@@ -511,7 +533,8 @@ struct coupled_test final
 			case COUPLED_ABORT_CALLER:
 				RL_ASSERT(budget[self] > 0);
 				/* Only ever asked for from the ready phase. */
-				RL_ASSERT(calls[self][ncalls[self] - 1].last_point ==
+				RL_ASSERT(calls[self][ncalls[self] - 1]
+						  .last_point ==
 					  COUPLED_HOOK_BACK_OUT);
 				RL_ASSERT(sc == SC_ABORT2 || sc == SC_RESTART);
 				budget[self]--;
@@ -524,9 +547,7 @@ struct coupled_test final
 				RL_ASSERT(!fixed_membership() && self == N - 1);
 				wait_changer();
 				break;
-			default:
-				RL_ASSERT(!"unexpected return code");
-				return;
+			default: RL_ASSERT(!"unexpected return code"); return;
 			}
 		}
 	}
@@ -577,13 +598,16 @@ struct coupled_test final
 					unsigned found = 0;
 					for (unsigned cj = 0; cj < ncalls[j];
 					     cj++) {
-						const call_rec &d = calls[j][cj];
-						if (d.ret != COUPLED_COMMITTED ||
+						const call_rec &d =
+							calls[j][cj];
+						if (d.ret !=
+							    COUPLED_COMMITTED ||
 						    d.gen != c.gen)
 							continue;
 						found++;
 						RL_ASSERT(d.param == c.param);
-						RL_ASSERT(d.members == c.members);
+						RL_ASSERT(d.members ==
+							  c.members);
 						if (d.request < min)
 							min = d.request;
 					}
@@ -609,7 +633,8 @@ struct coupled_test final
 				const call_rec &c = calls[i][ci];
 				restarts += c.decided - c.ran;
 				if (c.ret == COUPLED_ABORT_WORK) {
-					if (c.last_point == COUPLED_HOOK_BACK_OUT)
+					if (c.last_point ==
+					    COUPLED_HOOK_BACK_OUT)
 						g_cov[COV_ABORT_WORK_P2]++;
 					else
 						g_cov[COV_ABORT_WORK_P1]++;
@@ -707,12 +732,11 @@ bool run_one(const run_config &cfg, std::ostream &out)
 		p.search_type = rl::sched_random;
 		p.iteration_count = cfg.iterations;
 	}
-	bool ok = rl::simulate<coupled_test<N, EXTRA> >(p);
+	bool ok = rl::simulate<coupled_test<N, EXTRA>>(p);
 	out << "  search: "
- 	    << (p.search_type == rl::sched_full
-			? "full"
-			: p.search_type == rl::sched_bound ? "context bound"
-							   : "random");
+	    << (p.search_type == rl::sched_full    ? "full"
+		: p.search_type == rl::sched_bound ? "context bound"
+						   : "random");
 	if (p.search_type == rl::sched_bound)
 		out << " " << p.context_bound;
 	out << ", iterations " << p.stop_iteration << "\n";
@@ -728,13 +752,14 @@ int run_publish(unsigned n)
 	/* The full search of 4 threads with two changers does not end. */
 	p.search_type = rl::sched_bound;
 	p.context_bound = 2;
-	std::printf("== %s (%up: the same 4-thread test, context bound 2): %s\n",
+	std::printf("== %s (%up: the same 4-thread test, context bound 2): "
+		    "%s\n",
 		    scenarios[SC_PUBLISH].name, n, scenarios[SC_PUBLISH].what);
 	std::fflush(stdout);
 	g_current = 0;
 	bool ok = rl::simulate<publish_test>(p);
-	std::cout << "  search: context bound 2, iterations " << p.stop_iteration
-		  << "\n";
+	std::cout << "  search: context bound 2, iterations "
+		  << p.stop_iteration << "\n";
 	std::cout.flush();
 	std::printf("%s: publish %up\n", ok ? "PASS" : "FAIL", n);
 	return ok ? 0 : 1;
@@ -750,7 +775,8 @@ int run_scenario(int sc, unsigned n, const run_config &cfg)
 	 * synchronization; 3 participants: the token wait, which also checks
 	 * that no wake-up is lost.
 	 */
-	g_wait_mode = n == 2 ? COUPLED_RELACY_WAIT_SPIN : COUPLED_RELACY_WAIT_TOKEN;
+	g_wait_mode = n == 2 ? COUPLED_RELACY_WAIT_SPIN
+			     : COUPLED_RELACY_WAIT_TOKEN;
 	for (unsigned c = 0; c < COV_COUNT; c++)
 		g_cov[c] = 0;
 
@@ -761,9 +787,11 @@ int run_scenario(int sc, unsigned n, const run_config &cfg)
 	std::ostream &out = std::cout;
 	bool changer = scenarios[sc].extra_threads != 0;
 	if (n == 2)
-		ok = changer ? run_one<2, 1>(cfg, out) : run_one<2, 0>(cfg, out);
+		ok = changer ? run_one<2, 1>(cfg, out)
+			     : run_one<2, 0>(cfg, out);
 	else
-		ok = changer ? run_one<3, 1>(cfg, out) : run_one<3, 0>(cfg, out);
+		ok = changer ? run_one<3, 1>(cfg, out)
+			     : run_one<3, 0>(cfg, out);
 	std::cout.flush();
 	if (!ok) {
 		std::printf("FAIL: %s %up\n", scenarios[sc].name, n);

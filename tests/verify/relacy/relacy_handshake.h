@@ -39,7 +39,7 @@
 /* WAKERS threads poke and wake participant 0 once each. */
 template <int MODE, int WAKERS>
 struct handshake_test
-	: rl::test_suite<handshake_test<MODE, WAKERS>, 1 + WAKERS> {
+    : rl::test_suite<handshake_test<MODE, WAKERS>, 1 + WAKERS> {
 	struct coupled_adapter_group ag;
 	struct coupled_adapter_slot slot[1 + WAKERS];
 	coupled_atomic_u32 poke_seq;
@@ -133,7 +133,7 @@ bool relacy_run(const std::string &name, bool full, unsigned bound)
 template <int MODE, int WAKERS>
 bool run_handshake(const char *name, bool full, unsigned bound)
 {
-	return relacy_run<handshake_test<MODE, WAKERS> >(
+	return relacy_run<handshake_test<MODE, WAKERS>>(
 		std::string(name) + " " + std::to_string(WAKERS) + "w", full,
 		bound);
 }
@@ -150,14 +150,15 @@ struct relacy_check {
  * Return: the exit code: 0 if every check run passed, 1 if one failed,
  * 2 on a usage error.
  */
-inline int relacy_checks_main(int argc, char **argv,
-			      const relacy_check *checks, size_t n)
+inline int relacy_checks_main(int argc, char **argv, const relacy_check *checks,
+			      size_t n)
 {
 	int fails = 0;
 	bool found = false;
 
 	if (argc != 2) {
-		std::fprintf(stderr, "usage: %s list | all | <check>\n", argv[0]);
+		std::fprintf(stderr, "usage: %s list | all | <check>\n",
+			     argv[0]);
 		return 2;
 	}
 	if (!std::strcmp(argv[1], "list")) {

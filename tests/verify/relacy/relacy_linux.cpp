@@ -43,13 +43,12 @@ kshim_cpus *g_kshim;
 #define COUPLED_ADAPTER_LINUX 1
 #include <coupled/adapter.h>
 
-namespace {
+namespace
+{
 
 /* --- 1. the atomics layer --------------------------------------------- */
 
-enum op_kind {
-	OP_LOAD, OP_STORE, OP_FETCH_ADD, OP_XCHG, OP_CAS, OP_CAS_FAIL
-};
+enum op_kind { OP_LOAD, OP_STORE, OP_FETCH_ADD, OP_XCHG, OP_CAS, OP_CAS_FAIL };
 
 /*
  * The release side writes flag = 1 with @op and @mo (a read-modify-write
@@ -60,20 +59,14 @@ void write_flag(coupled_atomic_u32 *flag, int op, int mo)
 	uint32_t expected = 0;
 
 	switch (op) {
-	case OP_STORE:
-		coupled_store(flag, 1u, mo);
-		break;
-	case OP_FETCH_ADD:
-		(void)coupled_fetch_add(flag, 1u, mo);
-		break;
-	case OP_XCHG:
-		(void)coupled_exchange(flag, 1u, mo);
-		break;
+	case OP_STORE: coupled_store(flag, 1u, mo); break;
+	case OP_FETCH_ADD: (void)coupled_fetch_add(flag, 1u, mo); break;
+	case OP_XCHG: (void)coupled_exchange(flag, 1u, mo); break;
 	case OP_CAS:
-		RL_ASSERT(coupled_cas(flag, &expected, 1u, mo, COUPLED_RELAXED));
+		RL_ASSERT(
+			coupled_cas(flag, &expected, 1u, mo, COUPLED_RELAXED));
 		break;
-	default:
-		RL_ASSERT(!"not a write");
+	default: RL_ASSERT(!"not a write");
 	}
 }
 
@@ -83,10 +76,8 @@ bool read_flag(coupled_atomic_u32 *flag, int op, int mo)
 	uint32_t expected;
 
 	switch (op) {
-	case OP_LOAD:
-		return coupled_load(flag, mo) == 1u;
-	case OP_FETCH_ADD:
-		return coupled_fetch_add(flag, 0u, mo) == 1u;
+	case OP_LOAD: return coupled_load(flag, mo) == 1u;
+	case OP_FETCH_ADD: return coupled_fetch_add(flag, 0u, mo) == 1u;
 	case OP_XCHG:
 		/* Exchange 1 for 1: reads it without changing it. */
 		return coupled_exchange(flag, 1u, mo) == 1u;
@@ -99,39 +90,54 @@ bool read_flag(coupled_atomic_u32 *flag, int op, int mo)
 		if (coupled_cas(flag, &expected, 2u, COUPLED_SEQ_CST, mo))
 			return false;
 		return expected == 1u;
-	default:
-		RL_ASSERT(!"not a read");
-		return false;
+	default: RL_ASSERT(!"not a read"); return false;
 	}
 }
 
 struct litmus {
 	const char *name;
-	bool sb;          /* store buffering instead of message passing */
-	int wop, wmo;     /* MP: release side; SB: both first operations */
-	int rop, rmo;     /* MP: acquire side */
+	bool sb;      /* store buffering instead of message passing */
+	int wop, wmo; /* MP: release side; SB: both first operations */
+	int rop, rmo; /* MP: acquire side */
 };
 
 const litmus litmi[] = {
 	/* the release side of each path, read by an acquire load */
-	{ "mp_store_release", false, OP_STORE, COUPLED_RELEASE, OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_store_seq_cst", false, OP_STORE, COUPLED_SEQ_CST, OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_fetch_add_release", false, OP_FETCH_ADD, COUPLED_RELEASE, OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_fetch_add_acq_rel_w", false, OP_FETCH_ADD, COUPLED_ACQ_REL, OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_xchg_release", false, OP_XCHG, COUPLED_RELEASE, OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_xchg_acq_rel_w", false, OP_XCHG, COUPLED_ACQ_REL, OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_cas_release", false, OP_CAS, COUPLED_RELEASE, OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_cas_acq_rel_w", false, OP_CAS, COUPLED_ACQ_REL, OP_LOAD, COUPLED_ACQUIRE },
+	{ "mp_store_release", false, OP_STORE, COUPLED_RELEASE, OP_LOAD,
+	  COUPLED_ACQUIRE },
+	{ "mp_store_seq_cst", false, OP_STORE, COUPLED_SEQ_CST, OP_LOAD,
+	  COUPLED_ACQUIRE },
+	{ "mp_fetch_add_release", false, OP_FETCH_ADD, COUPLED_RELEASE, OP_LOAD,
+	  COUPLED_ACQUIRE },
+	{ "mp_fetch_add_acq_rel_w", false, OP_FETCH_ADD, COUPLED_ACQ_REL,
+	  OP_LOAD, COUPLED_ACQUIRE },
+	{ "mp_xchg_release", false, OP_XCHG, COUPLED_RELEASE, OP_LOAD,
+	  COUPLED_ACQUIRE },
+	{ "mp_xchg_acq_rel_w", false, OP_XCHG, COUPLED_ACQ_REL, OP_LOAD,
+	  COUPLED_ACQUIRE },
+	{ "mp_cas_release", false, OP_CAS, COUPLED_RELEASE, OP_LOAD,
+	  COUPLED_ACQUIRE },
+	{ "mp_cas_acq_rel_w", false, OP_CAS, COUPLED_ACQ_REL, OP_LOAD,
+	  COUPLED_ACQUIRE },
 	/* the acquire side of each path, after a release store */
-	{ "mp_load_acquire", false, OP_STORE, COUPLED_RELEASE, OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_load_seq_cst", false, OP_STORE, COUPLED_RELEASE, OP_LOAD, COUPLED_SEQ_CST },
-	{ "mp_fetch_add_acquire", false, OP_STORE, COUPLED_RELEASE, OP_FETCH_ADD, COUPLED_ACQUIRE },
-	{ "mp_fetch_add_acq_rel_r", false, OP_STORE, COUPLED_RELEASE, OP_FETCH_ADD, COUPLED_ACQ_REL },
-	{ "mp_xchg_acquire", false, OP_STORE, COUPLED_RELEASE, OP_XCHG, COUPLED_ACQUIRE },
-	{ "mp_xchg_acq_rel_r", false, OP_STORE, COUPLED_RELEASE, OP_XCHG, COUPLED_ACQ_REL },
-	{ "mp_cas_acquire", false, OP_STORE, COUPLED_RELEASE, OP_CAS, COUPLED_ACQUIRE },
-	{ "mp_cas_acq_rel_r", false, OP_STORE, COUPLED_RELEASE, OP_CAS, COUPLED_ACQ_REL },
-	{ "mp_cas_fail_acquire", false, OP_STORE, COUPLED_RELEASE, OP_CAS_FAIL, COUPLED_ACQUIRE },
+	{ "mp_load_acquire", false, OP_STORE, COUPLED_RELEASE, OP_LOAD,
+	  COUPLED_ACQUIRE },
+	{ "mp_load_seq_cst", false, OP_STORE, COUPLED_RELEASE, OP_LOAD,
+	  COUPLED_SEQ_CST },
+	{ "mp_fetch_add_acquire", false, OP_STORE, COUPLED_RELEASE,
+	  OP_FETCH_ADD, COUPLED_ACQUIRE },
+	{ "mp_fetch_add_acq_rel_r", false, OP_STORE, COUPLED_RELEASE,
+	  OP_FETCH_ADD, COUPLED_ACQ_REL },
+	{ "mp_xchg_acquire", false, OP_STORE, COUPLED_RELEASE, OP_XCHG,
+	  COUPLED_ACQUIRE },
+	{ "mp_xchg_acq_rel_r", false, OP_STORE, COUPLED_RELEASE, OP_XCHG,
+	  COUPLED_ACQ_REL },
+	{ "mp_cas_acquire", false, OP_STORE, COUPLED_RELEASE, OP_CAS,
+	  COUPLED_ACQUIRE },
+	{ "mp_cas_acq_rel_r", false, OP_STORE, COUPLED_RELEASE, OP_CAS,
+	  COUPLED_ACQ_REL },
+	{ "mp_cas_fail_acquire", false, OP_STORE, COUPLED_RELEASE, OP_CAS_FAIL,
+	  COUPLED_ACQUIRE },
 	/* seq_cst: a write then a seq_cst load on each side */
 	{ "sb_store_seq_cst", true, OP_STORE, COUPLED_SEQ_CST, 0, 0 },
 	{ "sb_fetch_add_seq_cst", true, OP_FETCH_ADD, COUPLED_SEQ_CST, 0, 0 },
@@ -232,7 +238,8 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 
 #include "relacy_handshake.h"
 
-namespace {
+namespace
+{
 
 /*
  * Quiesce: CPU 0 takes its IPIs until the slot is freed; CPU 1 wakes slot 0
@@ -334,7 +341,8 @@ bool mapping()
 
 	for (size_t i = 0; i < sizeof(litmi) / sizeof(litmi[0]); i++) {
 		g_litmus = &litmi[i];
-		fails += relacy_run<litmus_test>(litmi[i].name, true, 0) ? 0 : 1;
+		fails += relacy_run<litmus_test>(litmi[i].name, true, 0) ? 0
+									 : 1;
 	}
 	return fails == 0;
 }
@@ -357,7 +365,7 @@ bool offline()
 }
 
 const relacy_check checks[] = {
-	{ "mapping", mapping },       { "handshake_1w", handshake_1w },
+	{ "mapping", mapping },           { "handshake_1w", handshake_1w },
 	{ "handshake_2w", handshake_2w }, { "quiesce", quiesce },
 	{ "offline", offline },
 };

@@ -139,7 +139,8 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 
 #include "relacy_handshake.h"
 
-namespace {
+namespace
+{
 
 bool futex_1w()
 {
@@ -159,8 +160,10 @@ bool condvar_2w()
 }
 
 const relacy_check checks[] = {
-	{ "futex_1w", futex_1w },     { "futex_2w", futex_2w },
-	{ "condvar_1w", condvar_1w }, { "condvar_2w", condvar_2w },
+	{ "futex_1w", futex_1w },
+	{ "futex_2w", futex_2w },
+	{ "condvar_1w", condvar_1w },
+	{ "condvar_2w", condvar_2w },
 };
 
 } /* namespace */

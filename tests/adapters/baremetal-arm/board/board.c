@@ -14,35 +14,35 @@
 #error "board.c is for ARMv7-A or AArch64"
 #endif
 
-#define UART_BASE   0x09000000u
-#define UART_DR     0x00u
-#define UART_FR     0x18u
-#define UART_IBRD   0x24u
-#define UART_FBRD   0x28u
-#define UART_LCRH   0x2cu
-#define UART_CR     0x30u
+#define UART_BASE 0x09000000u
+#define UART_DR 0x00u
+#define UART_FR 0x18u
+#define UART_IBRD 0x24u
+#define UART_FBRD 0x28u
+#define UART_LCRH 0x2cu
+#define UART_CR 0x30u
 #define UART_FR_BUSY (1u << 3)
 #define UART_FR_TXFF (1u << 5)
 
-#define GICD_BASE        0x08000000u
-#define GICD_CTLR        0x000u
-#define GICD_TYPER       0x004u
-#define GICD_IGROUPR     0x080u
-#define GICD_ISENABLER   0x100u
-#define GICD_ICENABLER   0x180u
-#define GICD_ICPENDR     0x280u
-#define GICD_IPRIORITYR  0x400u
-#define GICD_ITARGETSR   0x800u
-#define GICD_SGIR        0xf00u
+#define GICD_BASE 0x08000000u
+#define GICD_CTLR 0x000u
+#define GICD_TYPER 0x004u
+#define GICD_IGROUPR 0x080u
+#define GICD_ISENABLER 0x100u
+#define GICD_ICENABLER 0x180u
+#define GICD_ICPENDR 0x280u
+#define GICD_IPRIORITYR 0x400u
+#define GICD_ITARGETSR 0x800u
+#define GICD_SGIR 0xf00u
 
-#define GICC_BASE  0x08010000u
-#define GICC_CTLR  0x00u
-#define GICC_PMR   0x04u
-#define GICC_BPR   0x08u
-#define GICC_IAR   0x0cu
-#define GICC_EOIR  0x10u
+#define GICC_BASE 0x08010000u
+#define GICC_CTLR 0x00u
+#define GICC_PMR 0x04u
+#define GICC_BPR 0x08u
+#define GICC_IAR 0x0cu
+#define GICC_EOIR 0x10u
 
-#define PSCI_RET_SUCCESS        0
+#define PSCI_RET_SUCCESS 0
 #define PSCI_RET_INVALID_PARAMS (-2)
 
 /* Seconds core 0 waits for a started secondary to reach C. */
@@ -58,8 +58,14 @@ static inline uint32_t mmio_read32(uint32_t addr)
 	return *(volatile uint32_t *)(uintptr_t)addr;
 }
 
-static inline void dsb_ish(void) { __asm__ volatile("dsb ish" ::: "memory"); }
-static inline void dmb_ish(void) { __asm__ volatile("dmb ish" ::: "memory"); }
+static inline void dsb_ish(void)
+{
+	__asm__ volatile("dsb ish" ::: "memory");
+}
+static inline void dmb_ish(void)
+{
+	__asm__ volatile("dmb ish" ::: "memory");
+}
 
 /* ------------------------------------------------------------------ */
 /* Per-architecture primitives                                         */
@@ -80,7 +86,7 @@ uint32_t board_cpu_id(void)
 uint64_t board_counter(void)
 {
 	uint64_t v;
-	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
 	return v;
 }
 
@@ -91,19 +97,26 @@ uint64_t board_counter_freq(void)
 	return v;
 }
 
-void board_irq_enable(void) { __asm__ volatile("msr daifclr, #2" ::: "memory"); }
-void board_irq_disable(void) { __asm__ volatile("msr daifset, #2" ::: "memory"); }
+void board_irq_enable(void)
+{
+	__asm__ volatile("msr daifclr, #2" ::: "memory");
+}
+void board_irq_disable(void)
+{
+	__asm__ volatile("msr daifset, #2" ::: "memory");
+}
 
 unsigned long board_irq_save(void)
 {
 	unsigned long flags;
-	__asm__ volatile("mrs %0, daif\n\tmsr daifset, #2" : "=r"(flags) :: "memory");
+	__asm__ volatile("mrs %0, daif\n\tmsr daifset, #2"
+			 : "=r"(flags)::"memory");
 	return flags;
 }
 
 void board_irq_restore(unsigned long flags)
 {
-	__asm__ volatile("msr daif, %0" :: "r"(flags) : "memory");
+	__asm__ volatile("msr daif, %0" ::"r"(flags) : "memory");
 }
 
 static long psci_call(uint32_t fn, uintptr_t a1, uintptr_t a2, uintptr_t a3)
@@ -153,7 +166,8 @@ uint32_t board_cpu_id(void)
 uint64_t board_counter(void)
 {
 	uint64_t v;
-	__asm__ volatile("isb\n\tmrrc p15, 1, %Q0, %R0, c14" : "=r"(v) :: "memory");
+	__asm__ volatile("isb\n\tmrrc p15, 1, %Q0, %R0, c14"
+			 : "=r"(v)::"memory");
 	return v;
 }
 
@@ -164,20 +178,26 @@ uint64_t board_counter_freq(void)
 	return v;
 }
 
-void board_irq_enable(void) { __asm__ volatile("cpsie i" ::: "memory"); }
-void board_irq_disable(void) { __asm__ volatile("cpsid i" ::: "memory"); }
+void board_irq_enable(void)
+{
+	__asm__ volatile("cpsie i" ::: "memory");
+}
+void board_irq_disable(void)
+{
+	__asm__ volatile("cpsid i" ::: "memory");
+}
 
 unsigned long board_irq_save(void)
 {
 	unsigned long flags;
-	__asm__ volatile("mrs %0, cpsr\n\tcpsid i" : "=r"(flags) :: "memory");
+	__asm__ volatile("mrs %0, cpsr\n\tcpsid i" : "=r"(flags)::"memory");
 	return flags;
 }
 
 void board_irq_restore(unsigned long flags)
 {
 	/* Only the control field (I, F, A are in it) is written back. */
-	__asm__ volatile("msr cpsr_c, %0" :: "r"(flags) : "memory", "cc");
+	__asm__ volatile("msr cpsr_c, %0" ::"r"(flags) : "memory", "cc");
 }
 
 static long psci_call(uint32_t fn, uintptr_t a1, uintptr_t a2, uintptr_t a3)
@@ -218,7 +238,8 @@ static void uart_init(void)
 	/* 115200 8N1 from a 24 MHz clock (QEMU ignores the divisor). */
 	mmio_write32(UART_BASE + UART_IBRD, 13);
 	mmio_write32(UART_BASE + UART_FBRD, 1);
-	mmio_write32(UART_BASE + UART_LCRH, (3u << 5) | (1u << 4)); /* 8 bits, FIFO */
+	mmio_write32(UART_BASE + UART_LCRH,
+		     (3u << 5) | (1u << 4)); /* 8 bits, FIFO */
 	mmio_write32(UART_BASE + UART_CR, (1u << 0) | (1u << 8) | (1u << 9));
 }
 
@@ -244,11 +265,26 @@ void board_puts(const char *s)
 
 /* No division: 64-bit division on ARMv7-A would need libgcc. */
 static const uint64_t board_pow10[20] = {
-	10000000000000000000ull, 1000000000000000000ull, 100000000000000000ull,
-	10000000000000000ull, 1000000000000000ull, 100000000000000ull,
-	10000000000000ull, 1000000000000ull, 100000000000ull, 10000000000ull,
-	1000000000ull, 100000000ull, 10000000ull, 1000000ull, 100000ull,
-	10000ull, 1000ull, 100ull, 10ull, 1ull,
+	10000000000000000000ull,
+	1000000000000000000ull,
+	100000000000000000ull,
+	10000000000000000ull,
+	1000000000000000ull,
+	100000000000000ull,
+	10000000000000ull,
+	1000000000000ull,
+	100000000000ull,
+	10000000000ull,
+	1000000000ull,
+	100000000ull,
+	10000000ull,
+	1000000ull,
+	100000ull,
+	10000ull,
+	1000ull,
+	100ull,
+	10ull,
+	1ull,
 };
 
 void board_put_u64(uint64_t v)
@@ -269,7 +305,6 @@ void board_put_u64(uint64_t v)
 		}
 	}
 }
-
 
 /* ------------------------------------------------------------------ */
 /* Semihosting exit                                                    */
@@ -299,9 +334,11 @@ void board_exit(int status)
 static void fatal_prologue(const char *kind)
 {
 	if (atomic_load_explicit(&board_exiting, memory_order_relaxed)) {
-		board_puts("\nboard: semihosting exit trapped as an exception (");
+		board_puts("\nboard: semihosting exit trapped as an exception "
+			   "(");
 		board_puts(kind);
-		board_puts("): run QEMU with -semihosting-config enable=on,target=native; parking\n");
+		board_puts("): run QEMU with -semihosting-config "
+			   "enable=on,target=native; parking\n");
 		for (;;)
 			board_wfi();
 	}
@@ -345,18 +382,29 @@ static void fatal_psci_hint(void)
 #else
 			   "HVC"
 #endif
-			   "): wrong conduit or no PSCI; QEMU virt at EL1 wants HVC]");
+			   "): wrong conduit or no PSCI; QEMU virt at EL1 "
+			   "wants HVC]");
 }
 
 #if defined(__aarch64__)
 
 static const char *const aarch64_vector_names[16] = {
-	"sync (EL1t)", "irq (EL1t)", "fiq (EL1t)", "serror (EL1t)",
-	"sync", "irq", "fiq", "serror",
-	"sync (lower EL, AArch64)", "irq (lower EL, AArch64)",
-	"fiq (lower EL, AArch64)", "serror (lower EL, AArch64)",
-	"sync (lower EL, AArch32)", "irq (lower EL, AArch32)",
-	"fiq (lower EL, AArch32)", "serror (lower EL, AArch32)",
+	"sync (EL1t)",
+	"irq (EL1t)",
+	"fiq (EL1t)",
+	"serror (EL1t)",
+	"sync",
+	"irq",
+	"fiq",
+	"serror",
+	"sync (lower EL, AArch64)",
+	"irq (lower EL, AArch64)",
+	"fiq (lower EL, AArch64)",
+	"serror (lower EL, AArch64)",
+	"sync (lower EL, AArch32)",
+	"irq (lower EL, AArch32)",
+	"fiq (lower EL, AArch32)",
+	"serror (lower EL, AArch32)",
 };
 
 static const char *esr_class_name(uint32_t ec)
@@ -370,9 +418,11 @@ static const char *esr_class_name(uint32_t ec)
 	case 0x16: return "HVC";
 	case 0x17: return "SMC";
 	case 0x18: return "system register access trapped";
-	case 0x20: case 0x21: return "instruction abort";
+	case 0x20:
+	case 0x21: return "instruction abort";
 	case 0x22: return "PC alignment fault";
-	case 0x24: case 0x25: return "data abort";
+	case 0x24:
+	case 0x25: return "data abort";
 	case 0x26: return "SP alignment fault";
 	case 0x2f: return "SError";
 	case 0x3c: return "BRK";
@@ -398,7 +448,8 @@ void board_fatal_c(uint64_t vector, uint64_t esr, uint64_t elr, uint64_t far,
 	fatal_psci_hint();
 #if defined(__ARM_FEATURE_ATOMICS)
 	if ((esr >> 26) == 0)
-		board_puts(" [LSE build: run it on a CPU with ARMv8.1 atomics, e.g. -cpu cortex-a76 or max]");
+		board_puts(" [LSE build: run it on a CPU with ARMv8.1 atomics, "
+			   "e.g. -cpu cortex-a76 or max]");
 #endif
 	board_puts("\n");
 	board_exit(BOARD_EXIT_FATAL);
@@ -407,8 +458,8 @@ void board_fatal_c(uint64_t vector, uint64_t esr, uint64_t elr, uint64_t far,
 #else
 
 static const char *const armv7_vector_names[8] = {
-	"reset", "undef", "svc", "prefetch abort", "data abort", "hyp/unused",
-	"irq", "fiq",
+	"reset",      "undef",      "svc", "prefetch abort",
+	"data abort", "hyp/unused", "irq", "fiq",
 };
 
 void board_fatal_c(uint32_t vector, uint32_t lr, uint32_t spsr);
@@ -485,8 +536,8 @@ static void gic_cpu_init(uint32_t cpu)
 	uint32_t iface = cpu;
 
 	mmio_write32(GICD_BASE + GICD_ICENABLER, 0xffff0000u); /* PPIs off */
-	mmio_write32(GICD_BASE + GICD_IGROUPR, 0);            /* group 0 */
-	for (uint32_t i = 0; i < 4; i++)                       /* SGI priority */
+	mmio_write32(GICD_BASE + GICD_IGROUPR, 0);             /* group 0 */
+	for (uint32_t i = 0; i < 4; i++) /* SGI priority */
 		mmio_write32(GICD_BASE + GICD_IPRIORITYR + 4 * i, 0xa0a0a0a0u);
 	mmio_write32(GICD_BASE + GICD_ISENABLER, 0x0000ffffu); /* SGIs on */
 
@@ -502,9 +553,10 @@ static void gic_cpu_init(uint32_t cpu)
 	if (cpu < BOARD_MAX_CPUS)
 		board_gic_iface[cpu] = (uint8_t)iface;
 
-	mmio_write32(GICC_BASE + GICC_PMR, 0xff);  /* priority mask open */
+	mmio_write32(GICC_BASE + GICC_PMR, 0xff); /* priority mask open */
 	mmio_write32(GICC_BASE + GICC_BPR, 0);
-	mmio_write32(GICC_BASE + GICC_CTLR, 3);    /* EnableGrp0 | EnableGrp1, FIQEn = 0 */
+	mmio_write32(GICC_BASE + GICC_CTLR,
+		     3); /* EnableGrp0 | EnableGrp1, FIQEn = 0 */
 }
 
 __attribute__((weak)) void board_on_irq(uint32_t cpu, uint32_t irq_id)
@@ -553,13 +605,13 @@ void board_irq_c(void)
 uint64_t board_ttb_l1[512] __attribute__((aligned(4096)));
 static uint64_t board_ttb_l2_ram[512] __attribute__((aligned(4096)));
 
-#define PTE_BLOCK   1ull
-#define PTE_TABLE   3ull
+#define PTE_BLOCK 1ull
+#define PTE_TABLE 3ull
 #define PTE_ATTR(i) ((uint64_t)(i) << 2)
-#define PTE_ISH     (3ull << 8)
-#define PTE_AF      (1ull << 10)
-#define PTE_PXN     (1ull << 53)
-#define PTE_UXN     (1ull << 54)
+#define PTE_ISH (3ull << 8)
+#define PTE_AF (1ull << 10)
+#define PTE_PXN (1ull << 53)
+#define PTE_UXN (1ull << 54)
 
 void board_mmu_build(void);
 void board_mmu_build(void)
@@ -567,8 +619,9 @@ void board_mmu_build(void)
 	board_ttb_l1[0] = 0x00000000ull | PTE_BLOCK | PTE_ATTR(1) | PTE_AF |
 			  PTE_PXN | PTE_UXN;
 	for (uint32_t i = 0; i < BOARD_RAM_SIZE / (2u << 20); i++)
-		board_ttb_l2_ram[i] = (BOARD_RAM_BASE + (uint64_t)i * (2u << 20)) |
-				      PTE_BLOCK | PTE_ATTR(2) | PTE_ISH | PTE_AF;
+		board_ttb_l2_ram[i] =
+			(BOARD_RAM_BASE + (uint64_t)i * (2u << 20)) |
+			PTE_BLOCK | PTE_ATTR(2) | PTE_ISH | PTE_AF;
 	board_ttb_l1[1] = (uintptr_t)board_ttb_l2_ram | PTE_TABLE;
 	dsb_ish();
 }
@@ -582,19 +635,20 @@ void board_mmu_build(void)
  */
 uint32_t board_ttb_l1[4096] __attribute__((aligned(16384)));
 
-#define SECT        2u
-#define SECT_B      (1u << 2)
-#define SECT_C      (1u << 3)
-#define SECT_XN     (1u << 4)
-#define SECT_AP_RW  (1u << 10)          /* AP[1:0] = 01: PL1 read/write */
+#define SECT 2u
+#define SECT_B (1u << 2)
+#define SECT_C (1u << 3)
+#define SECT_XN (1u << 4)
+#define SECT_AP_RW (1u << 10) /* AP[1:0] = 01: PL1 read/write */
 #define SECT_TEX(x) ((uint32_t)(x) << 12)
-#define SECT_S      (1u << 16)
+#define SECT_S (1u << 16)
 
 void board_mmu_build(void);
 void board_mmu_build(void)
 {
 	for (uint32_t i = 0; i < 0x400u; i++)
-		board_ttb_l1[i] = (i << 20) | SECT | SECT_B | SECT_XN | SECT_AP_RW;
+		board_ttb_l1[i] = (i << 20) | SECT | SECT_B | SECT_XN |
+				  SECT_AP_RW;
 	for (uint32_t i = 0; i < BOARD_RAM_SIZE >> 20; i++)
 		board_ttb_l1[(BOARD_RAM_BASE >> 20) + i] =
 			(BOARD_RAM_BASE + (i << 20)) | SECT | SECT_TEX(1) |
@@ -624,8 +678,8 @@ static bool board_mmu_on(void)
 extern char board_secondary_entry[]; /* start_*.S: PSCI CPU_ON entry point */
 
 static uint32_t board_ncpus = 1;
-static atomic_uint board_arrived;    /* secondaries that reached C */
-static atomic_uint board_go;         /* set once board_ncpus is final */
+static atomic_uint board_arrived; /* secondaries that reached C */
+static atomic_uint board_go;      /* set once board_ncpus is final */
 
 uint32_t board_cpu_count(void)
 {
@@ -646,11 +700,13 @@ void board_bad_mode_c(uint32_t value)
 #if defined(__aarch64__)
 	board_puts("board: started at EL");
 	board_put_u64(value);
-	board_puts(", expected EL1 (QEMU virt without virtualization=on/secure=on)\n");
+	board_puts(", expected EL1 (QEMU virt without "
+		   "virtualization=on/secure=on)\n");
 #else
 	board_puts("board: started in CPSR mode ");
 	put_hex_digits(value, 2);
-	board_puts(", expected SVC (0x13) (QEMU virt without virtualization=on/secure=on)\n");
+	board_puts(", expected SVC (0x13) (QEMU virt without "
+		   "virtualization=on/secure=on)\n");
 #endif
 	board_exit(BOARD_EXIT_FATAL);
 }
@@ -735,7 +791,8 @@ void board_secondary_c(uint32_t cpu)
 {
 #ifdef BOARD_MMU
 	if (!board_mmu_on()) {
-		board_puts("board: BOARD_MMU build but SCTLR.M is clear on a secondary\n");
+		board_puts("board: BOARD_MMU build but SCTLR.M is clear on a "
+			   "secondary\n");
 		board_exit(BOARD_EXIT_FATAL);
 	}
 #endif

@@ -32,27 +32,31 @@
 
 #define BOARD_MAX_CPUS 4
 
-#define BOARD_EXIT_FATAL    2
+#define BOARD_EXIT_FATAL 2
 #define BOARD_EXIT_RETURNED 3
 
-void board_putc(char c);                 /* PL011 at 0x09000000, polled; '\n' is sent as CR LF */
-void board_puts(const char *s);          /* no locking; callers serialise */
-void board_put_u64(uint64_t v);          /* decimal */
-void board_exit(int status) __attribute__((noreturn)); /* semihosting SYS_EXIT_EXTENDED; 0 = pass */
-uint32_t board_cpu_count(void);          /* cores brought up (PSCI CPU_ON successes + 1) */
-uint64_t board_counter(void);            /* generic timer virtual count CNTVCT */
-uint64_t board_counter_freq(void);       /* CNTFRQ */
+void board_putc(char c); /* PL011 at 0x09000000, polled; '\n' is sent as CR LF */
+void board_puts(const char *s); /* no locking; callers serialise */
+void board_put_u64(uint64_t v); /* decimal */
+void board_exit(int status)
+	__attribute__((noreturn)); /* semihosting SYS_EXIT_EXTENDED; 0 = pass */
+uint32_t
+board_cpu_count(void);        /* cores brought up (PSCI CPU_ON successes + 1) */
+uint64_t board_counter(void); /* generic timer virtual count CNTVCT */
+uint64_t board_counter_freq(void); /* CNTFRQ */
 
 /* GICv2 (QEMU virt default: distributor 0x08000000, CPU interface 0x08010000) */
 /* Send SGI sgi_id (0..15) to core target_cpu (a core index, mapped through
  * board_gic_cpu_interface(); identical on virt).  Issues DSB first, so plain
  * stores made before the call are visible to the target's handler. */
 void board_gic_send_sgi(uint32_t target_cpu, uint32_t sgi_id);
-uint32_t board_gic_cpu_interface(uint32_t cpu); /* from GICD_ITARGETSR0, read per core at init */
+uint32_t board_gic_cpu_interface(
+	uint32_t cpu); /* from GICD_ITARGETSR0, read per core at init */
 
 void board_irq_enable(void);
 void board_irq_disable(void);
-unsigned long board_irq_save(void);      /* masks IRQ, returns the previous mask state */
+unsigned long
+board_irq_save(void); /* masks IRQ, returns the previous mask state */
 void board_irq_restore(unsigned long flags);
 
 /* Weak hook: called from the IRQ handler for every acknowledged interrupt
@@ -65,13 +69,26 @@ void board_on_irq(uint32_t cpu, uint32_t irq_id);
 void app_main(uint32_t cpu);
 
 /* ---- extras (not needed by the adapter) ---- */
-uint32_t board_cpu_id(void);             /* index of the calling core (kept in TPIDR_EL1 / TPIDRPRW) */
-void board_put_hex(uint64_t v);          /* "0x" + 16 hex digits */
+uint32_t board_cpu_id(
+	void); /* index of the calling core (kept in TPIDR_EL1 / TPIDRPRW) */
+void board_put_hex(uint64_t v); /* "0x" + 16 hex digits */
 
-static inline void board_wfe(void) { __asm__ volatile("wfe" ::: "memory"); }
-static inline void board_wfi(void) { __asm__ volatile("wfi" ::: "memory"); }
-static inline void board_yield(void) { __asm__ volatile("yield" ::: "memory"); }
+static inline void board_wfe(void)
+{
+	__asm__ volatile("wfe" ::: "memory");
+}
+static inline void board_wfi(void)
+{
+	__asm__ volatile("wfi" ::: "memory");
+}
+static inline void board_yield(void)
+{
+	__asm__ volatile("yield" ::: "memory");
+}
 /* DSB then SEV: the stores before it are visible before the event. */
-static inline void board_sev(void) { __asm__ volatile("dsb ish\n\tsev" ::: "memory"); }
+static inline void board_sev(void)
+{
+	__asm__ volatile("dsb ish\n\tsev" ::: "memory");
+}
 
 #endif /* COUPLED_TESTS_ARM_BOARD_H */

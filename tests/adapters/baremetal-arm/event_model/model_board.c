@@ -275,8 +275,10 @@ void board_exit(int status)
 {
 	fflush(stdout);
 	if (expect_lost) {
-		fprintf(stderr, "event model: the run ended (status %d) without "
-			"a lost wake-up: the mutant survived\n", status);
+		fprintf(stderr,
+			"event model: the run ended (status %d) without "
+			"a lost wake-up: the mutant survived\n",
+			status);
 		_exit(1);
 	}
 	_exit(status);
@@ -360,9 +362,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--expect-lost-wakeup")) {
 			expect_lost = true;
 		} else {
-			fprintf(stderr, "usage: %s [--cpus 1..%d] "
-				"[--expect-lost-wakeup]\n", argv[0],
-				BOARD_MAX_CPUS);
+			fprintf(stderr,
+				"usage: %s [--cpus 1..%d] "
+				"[--expect-lost-wakeup]\n",
+				argv[0], BOARD_MAX_CPUS);
 			return 2;
 		}
 	}

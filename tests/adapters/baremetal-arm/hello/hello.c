@@ -30,10 +30,12 @@ static atomic_uint sgi_wrong[BOARD_MAX_CPUS];
 static void lock(void)
 {
 	/* relaxed: only hands out tickets; the acquire below orders the rest. */
-	unsigned me = atomic_fetch_add_explicit(&ticket_next, 1, memory_order_relaxed);
+	unsigned me = atomic_fetch_add_explicit(&ticket_next, 1,
+						memory_order_relaxed);
 
 	/* acquire: pairs with unlock()'s release; the previous holder is done. */
-	while (atomic_load_explicit(&ticket_serving, memory_order_acquire) != me)
+	while (atomic_load_explicit(&ticket_serving, memory_order_acquire) !=
+	       me)
 		board_wfe();
 }
 
@@ -50,11 +52,13 @@ void board_on_irq(uint32_t cpu, uint32_t irq_id)
 		return;
 	if (irq_id == HELLO_SGI) {
 		/* release: pairs with the acquire loads of sgi_seen below. */
-		atomic_fetch_add_explicit(&sgi_seen[cpu], 1, memory_order_release);
+		atomic_fetch_add_explicit(&sgi_seen[cpu], 1,
+					  memory_order_release);
 		board_sev(); /* core 0 waits for it in WFE */
 	} else {
 		/* relaxed: a counter, read at the end only. */
-		atomic_fetch_add_explicit(&sgi_wrong[cpu], 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&sgi_wrong[cpu], 1,
+					  memory_order_relaxed);
 	}
 	board_sev();
 }
@@ -98,7 +102,8 @@ void app_main(uint32_t cpu)
 		uint64_t end = deadline();
 		for (;;) {
 			board_irq_disable();
-			if (atomic_load_explicit(&sgi_seen[cpu], memory_order_acquire))
+			if (atomic_load_explicit(&sgi_seen[cpu],
+						 memory_order_acquire))
 				break;
 			if (board_counter() > end)
 				fail("secondary saw no SGI: cpu, irqs", cpu, 0);
@@ -121,16 +126,19 @@ void app_main(uint32_t cpu)
 	for (uint32_t t = 1; t < n; t++) {
 		board_gic_send_sgi(t, HELLO_SGI);
 		end = deadline();
-		while (!atomic_load_explicit(&sgi_seen[t], memory_order_acquire)) {
+		while (!atomic_load_explicit(&sgi_seen[t],
+					     memory_order_acquire)) {
 			if (board_counter() > end)
-				fail("SGI not seen by cpu: cpu, sgi", t, HELLO_SGI);
+				fail("SGI not seen by cpu: cpu, sgi", t,
+				     HELLO_SGI);
 			board_wfe();
 		}
 	}
 	for (uint32_t t = 0; t < n; t++) {
 		if (atomic_load(&sgi_wrong[t]) || atomic_load(&sgi_seen[t]) > 1)
 			fail("unexpected interrupts on cpu: cpu, count", t,
-			     atomic_load(&sgi_wrong[t]) + atomic_load(&sgi_seen[t]));
+			     atomic_load(&sgi_wrong[t]) +
+				     atomic_load(&sgi_seen[t]));
 	}
 
 	lock();

@@ -42,8 +42,8 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #define COUPLED_HOOK(group, self, point)                                     \
 	((void)(group),                                                      \
 	 (point) == COUPLED_HOOK_PHASE1_SLEEP && (self) < BOARD_MAX_CPUS     \
-		 ? (void)atomic_fetch_add_explicit(&torture_sleeps[(self)], 1u, \
-						   memory_order_relaxed)     \
+		 ? (void)atomic_fetch_add_explicit(&torture_sleeps[(self)],  \
+						   1u, memory_order_relaxed) \
 		 : (void)0)
 
 #include "coupled/coupled.h"
@@ -112,7 +112,7 @@ static struct coupled_group group;
 static struct coupled_slot slots[BOARD_MAX_CPUS];
 static struct core cores[BOARD_MAX_CPUS];
 static struct oracle_round the_round; /* the round in flight */
-static atomic_uint round_index; /* committed-round number, set by the first */
+static atomic_uint round_index;   /* committed-round number, set by the first */
 static atomic_uint rounds_done;   /* committed rounds so far */
 static atomic_uint actions_total; /* sum of the members of every round */
 static atomic_uint started, finished;
@@ -203,8 +203,8 @@ void board_on_irq(uint32_t cpu, uint32_t irq_id)
 }
 
 /* A failed oracle check: the verdict line names it, with its two values. */
-static __attribute__((noreturn)) void round_failed(uint32_t cpu,
-						    const struct oracle_failure *f)
+static __attribute__((noreturn)) void
+round_failed(uint32_t cpu, const struct oracle_failure *f)
 {
 	fail(cpu, f->what, (uint64_t)f->a, (uint64_t)f->b);
 }
@@ -262,8 +262,8 @@ static void action(const struct coupled_round *r, void *ctx)
 	c->last_index = idx;
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	/* Leaving from inside the action would wait for itself: refused. */
-	if ((idx & 1023u) == 0u && coupled_leave(r->group, r->self) !=
-					   COUPLED_EPERM)
+	if ((idx & 1023u) == 0u &&
+	    coupled_leave(r->group, r->self) != COUPLED_EPERM)
 		fail(c->id, "leave from inside an action not refused", idx, 0);
 #endif
 	/* All members see the same index, so all stop after the same round. */
@@ -279,7 +279,8 @@ static void action(const struct coupled_round *r, void *ctx)
 /* The leaving core: leave now, come back after TORTURE_ABSENT rounds. */
 static void leave_and_rejoin(struct core *c)
 {
-	uint32_t from = atomic_load_explicit(&rounds_done, memory_order_relaxed);
+	uint32_t from =
+		atomic_load_explicit(&rounds_done, memory_order_relaxed);
 	int rc = coupled_leave(&group, c->id);
 
 	if (rc != 0)
@@ -315,7 +316,8 @@ static void run(struct core *c)
 		rc = coupled_enter_opts(&group, c->id, c->request, action, c,
 					&opts);
 		if (rc < 0 || rc >= COUPLED_ABORT_REASONS)
-			fail(c->id, "enter returned an error", (uint64_t)-rc, 0);
+			fail(c->id, "enter returned an error", (uint64_t)-rc,
+			     0);
 		c->results[rc]++;
 		if (rc != COUPLED_COMMITTED)
 			COUPLED_ARM_YIELD(); /* as firmware would do its work */
@@ -341,7 +343,8 @@ static void report(uint64_t ticks)
 	 * relaxed, every load here: the acquire of every core's finish
 	 * increment (app_main) ordered all their writes before us.
 	 */
-	uint32_t done = atomic_load_explicit(&rounds_done, memory_order_relaxed);
+	uint32_t done =
+		atomic_load_explicit(&rounds_done, memory_order_relaxed);
 	uint32_t expect_leaves = ncpus > 1 ? 3u : 0u;
 	int r;
 
@@ -366,10 +369,11 @@ static void report(uint64_t ticks)
 	}
 	if (done < TORTURE_ROUNDS)
 		fail(0, "too few rounds", done, TORTURE_ROUNDS);
-	if (actions != atomic_load_explicit(&actions_total,
-					    memory_order_relaxed))
+	if (actions !=
+	    atomic_load_explicit(&actions_total, memory_order_relaxed))
 		fail(0, "actions != sum of round members", actions,
-		     atomic_load_explicit(&actions_total, memory_order_relaxed));
+		     atomic_load_explicit(&actions_total,
+					  memory_order_relaxed));
 	if (leaves != expect_leaves || joins != expect_leaves)
 		fail(0, "membership changes missing", leaves, joins);
 	if (coupled_group_members(&group) != ncpus)
@@ -381,8 +385,10 @@ static void report(uint64_t ticks)
 		fail(0, "no wake SGI was ever taken", 0, 0);
 
 	print_begin();
-	board_puts("torture: PASS arch=" TORTURE_ARCH " atomics=" TORTURE_ATOMICS
-		   " strategy=");
+	board_puts("torture: PASS arch=" TORTURE_ARCH " atomics"
+		   "=" TORTURE_ATOMICS " str"
+		   "ateg"
+		   "y=");
 	board_puts(TORTURE_SGI ? "wfi-sgi" : "wfe-sev");
 	put_kv("cpus", ncpus);
 	put_kv("rounds", done);

@@ -66,7 +66,7 @@ struct test_cluster {
 struct test_cpu {
 	struct rnd_state rng;
 	int request;
-	unsigned long enter[3];	/* ->enter calls per state index */
+	unsigned long enter[3]; /* ->enter calls per state index */
 	unsigned long actions, voted_aborts;
 };
 
@@ -188,7 +188,8 @@ static int test_enter_coupled_round(struct cpuidle_device *dev,
 	lead = mask ? (int)__ffs(mask) : -1;
 
 	/* Abort together: any CPU may veto, all learn the same answer. */
-	aborted = coupled_vote(r, prandom_u32_state(&tc->rng) % 100 < abort_pct);
+	aborted =
+		coupled_vote(r, prandom_u32_state(&tc->rng) % 100 < abort_pct);
 	WRITE_ONCE(rec->vote[r->self], aborted);
 	/* The cluster's first CPU powers down last. */
 	if ((int)r->self != lead && !aborted)
@@ -319,11 +320,11 @@ static bool clusters_progressed(void)
 		bool any = false;
 		unsigned int cpu;
 
-		for_each_online_cpu(cpu)
-			if (test_cluster_of(cpu) == (int)c)
-				any = true;
-		if (any && atomic_long_read(&tclusters[c].rounds) -
-				   base_rounds[c] < (long)target)
+		for_each_online_cpu(cpu) if (test_cluster_of(cpu) == (int)c)
+			any = true;
+		if (any &&
+		    atomic_long_read(&tclusters[c].rounds) - base_rounds[c] <
+			    (long)target)
 			return false;
 	}
 	return true;
@@ -366,13 +367,15 @@ static int __init coupled_idle_test_init(void)
 	int ret;
 
 	if (!cluster_size || nr_cpu_ids > MAX_IDS) {
-		pr_err("coupled_idle_test: verdict FAIL setup: cluster_size 0 or more than %u CPUs\n",
+		pr_err("coupled_idle_test: verdict FAIL setup: cluster_size 0 "
+		       "or more than %u CPUs\n",
 		       MAX_IDS);
 		return -EINVAL;
 	}
 	other = cpuidle_get_driver();
 	if (other) {
-		pr_err("coupled_idle_test: verdict FAIL refused: cpuidle driver '%s' is already registered\n",
+		pr_err("coupled_idle_test: verdict FAIL refused: cpuidle "
+		       "driver '%s' is already registered\n",
 		       other->name);
 		return -EBUSY;
 	}
@@ -389,7 +392,8 @@ static int __init coupled_idle_test_init(void)
 	ret = coupled_cpuidle_init(&cc, &test_ops, NULL);
 	if (ret)
 		goto free;
-	for_each_possible_cpu(cpu) {
+	for_each_possible_cpu(cpu)
+	{
 		ret = coupled_cpuidle_register_cpu(&cc, cpu);
 		if (ret)
 			fail("register_cpu", ret, cpu);
@@ -400,9 +404,13 @@ static int __init coupled_idle_test_init(void)
 
 	ret = cpuidle_register(&test_driver, NULL);
 	if (ret) {
-		pr_err("coupled_idle_test: verdict FAIL refused: cpuidle_register() returned %d%s\n",
-		       ret, ret == -ENODEV ? " (cpuidle disabled, e.g. cpuidle.off=1)" :
-		       ret == -EBUSY ? " (another driver is registered)" : "");
+		pr_err("coupled_idle_test: verdict FAIL refused: "
+		       "cpuidle_register() returned %d%s\n",
+		       ret,
+		       ret == -ENODEV  ? " (cpuidle disabled, e.g. "
+					 "cpuidle.off=1)"
+		       : ret == -EBUSY ? " (another driver is registered)"
+				       : "");
 		coupled_cpuidle_exit(&cc);
 		goto free;
 	}
@@ -413,8 +421,7 @@ static int __init coupled_idle_test_init(void)
 
 	/* Phase 2: the last CPU goes offline; its cluster goes on without it. */
 	hp_cpu = 0;
-	for_each_online_cpu(cpu)
-		hp_cpu = cpu;
+	for_each_online_cpu(cpu) hp_cpu = cpu;
 	if (hp_cpu && cpu_is_hotpluggable(hp_cpu)) {
 		ret = remove_cpu(hp_cpu);
 		if (ret) {
@@ -422,32 +429,40 @@ static int __init coupled_idle_test_init(void)
 		} else {
 			base_actions = READ_ONCE(tcpus[hp_cpu].actions);
 			snapshot();
-			wait_for(clusters_progressed, "rounds without the offline CPU");
+			wait_for(clusters_progressed, "rounds without the "
+						      "offline CPU");
 			if (READ_ONCE(tcpus[hp_cpu].actions) != base_actions)
-				fail("offline CPU ran a coupled round", hp_cpu, 0);
+				fail("offline CPU ran a coupled round", hp_cpu,
+				     0);
 			ret = add_cpu(hp_cpu);
 			if (ret)
 				fail("add_cpu", ret, hp_cpu);
 			/* Phase 3: it takes part again. */
 			snapshot();
-			wait_for(hp_cpu_back, "rounds with the CPU back online");
-			pr_info("coupled_idle_test: hotplug cpu%u: offline and back, cluster rounds went on\n",
+			wait_for(hp_cpu_back, "rounds with the CPU back "
+					      "online");
+			pr_info("coupled_idle_test: hotplug cpu%u: offline and "
+				"back, cluster rounds went on\n",
 				hp_cpu);
 		}
 	}
 
-	for_each_possible_cpu(cpu) {
+	for_each_possible_cpu(cpu)
+	{
 		struct test_cpu *tc = &tcpus[cpu];
 		struct coupled_cpuidle_cpu *pc = &cc.cpus[cpu];
 
-		pr_info("coupled_idle_test: cpu%u SAFE=%lu COUPLED1=%lu COUPLED2=%lu committed=%lu voted_aborts=%lu fallbacks=%lu aborts(work=%lu membership=%lu)\n",
+		pr_info("coupled_idle_test: cpu%u SAFE=%lu COUPLED1=%lu "
+			"COUPLED2=%lu committed=%lu voted_aborts=%lu "
+			"fallbacks=%lu aborts(work=%lu membership=%lu)\n",
 			cpu, READ_ONCE(tc->enter[0]), READ_ONCE(tc->enter[1]),
 			READ_ONCE(tc->enter[2]), READ_ONCE(tc->actions),
 			READ_ONCE(tc->voted_aborts), READ_ONCE(pc->fallbacks),
 			READ_ONCE(pc->aborts[COUPLED_ABORT_WORK]),
 			READ_ONCE(pc->aborts[COUPLED_ABORT_MEMBERSHIP]));
 		if (cpu_online(cpu) && !READ_ONCE(tc->actions))
-			fail("online CPU never entered a coupled state", cpu, 0);
+			fail("online CPU never entered a coupled state", cpu,
+			     0);
 	}
 
 	cpuidle_unregister(&test_driver);
@@ -488,7 +503,8 @@ static int __init coupled_idle_test_init(void)
 	if (READ_ONCE(first_what))
 		pr_err("coupled_idle_test: first failed check: %s (%ld, %ld)\n",
 		       first_what, first_a, first_b);
-	pr_info("coupled_idle_test: verdict %s cpus=%u clusters=%u rounds=%ld errors=%d\n",
+	pr_info("coupled_idle_test: verdict %s cpus=%u clusters=%u rounds=%ld "
+		"errors=%d\n",
 		atomic_read(&errors) ? "FAIL" : "PASS", num_online_cpus(),
 		nr_clusters, total, atomic_read(&errors));
 	return 0;

@@ -60,21 +60,23 @@ module_param(abort_pct, uint, 0444);
 MODULE_PARM_DESC(abort_pct, "percent of calls with a random caller abort");
 static unsigned int churn = 1000;
 module_param(churn, uint, 0444);
-MODULE_PARM_DESC(churn, "committed rounds between hotplug operations (0: none)");
+MODULE_PARM_DESC(churn, "committed rounds between hotplug operations (0: "
+			"none)");
 static unsigned int timeout_s = 150;
 module_param(timeout_s, uint, 0444);
 MODULE_PARM_DESC(timeout_s, "watchdog: give up (FAIL) after this many seconds");
 static unsigned int start_gen = 4294966295u; /* U32_MAX - 1000 */
 module_param(start_gen, uint, 0444);
-MODULE_PARM_DESC(start_gen, "generation the group starts at (default: 1000 before the wrap)");
+MODULE_PARM_DESC(start_gen, "generation the group starts at (default: 1000 "
+			    "before the wrap)");
 static bool wrong_reduce;
 module_param(wrong_reduce, bool, 0444);
 MODULE_PARM_DESC(wrong_reduce, "test of the test: reduce with max (must FAIL)");
 
-#define MAX_IDS 32u     /* the action collects members in a 32-bit mask */
-#define RING 4u         /* round records, indexed by generation */
-#define BATCH 64u       /* calls per thread_fn invocation */
-#define REQUESTS 8u     /* requests are 0..REQUESTS-1 */
+#define MAX_IDS 32u /* the action collects members in a 32-bit mask */
+#define RING 4u     /* round records, indexed by generation */
+#define BATCH 64u   /* calls per thread_fn invocation */
+#define REQUESTS 8u /* requests are 0..REQUESTS-1 */
 
 struct worker {
 	struct rnd_state rng;
@@ -246,7 +248,8 @@ static void torture_thread_fn(unsigned int cpu)
 {
 	struct worker *w = &workers[cpu];
 	struct coupled_abort_opts opts = {
-		.should_abort = torture_should_abort, .abort_arg = w,
+		.should_abort = torture_should_abort,
+		.abort_arg = w,
 	};
 	unsigned int i;
 	int rc;
@@ -258,8 +261,8 @@ static void torture_thread_fn(unsigned int cpu)
 		w->armed = prandom_u32_state(&w->rng) % 100 < abort_pct;
 		w->polls = prandom_u32_state(&w->rng) % 64;
 		local_irq_disable();
-		rc = coupled_enter_opts(&grp, cpu, w->request, torture_action, w,
-					&opts);
+		rc = coupled_enter_opts(&grp, cpu, w->request, torture_action,
+					w, &opts);
 		local_irq_enable();
 		w->calls++;
 		if (rc == COUPLED_COMMITTED)
@@ -356,15 +359,13 @@ static int torture_hotplug_fn(void *arg)
 		int ret;
 
 		wait_rounds(churn);
-		for_each_online_cpu(cpu)
-			if (cpu && cpu_is_hotpluggable(cpu))
-				n++;
+		for_each_online_cpu(cpu) if (cpu && cpu_is_hotpluggable(cpu))
+			n++;
 		if (!n)
 			break;
 		pick = prandom_u32_state(&rng) % n;
-		for_each_online_cpu(cpu)
-			if (cpu && cpu_is_hotpluggable(cpu) && !pick--)
-				break;
+		for_each_online_cpu(cpu) if (cpu && cpu_is_hotpluggable(cpu) &&
+					     !pick--) break;
 		ret = remove_cpu(cpu);
 		if (ret) {
 			hotplug_refused++;
@@ -406,7 +407,8 @@ static int __init coupled_torture_init(void)
 	int ret;
 
 	if (nr_cpu_ids > MAX_IDS || !rounds) {
-		pr_err("coupled_torture: verdict FAIL setup: nr_cpu_ids %u > %u or rounds 0\n",
+		pr_err("coupled_torture: verdict FAIL setup: nr_cpu_ids %u > "
+		       "%u or rounds 0\n",
 		       nr_cpu_ids, MAX_IDS);
 		return -EINVAL;
 	}
@@ -430,7 +432,8 @@ static int __init coupled_torture_init(void)
 		ret = -EINVAL;
 		goto free;
 	}
-	for_each_possible_cpu(cpu) {
+	for_each_possible_cpu(cpu)
+	{
 		prandom_seed_state(&workers[cpu].rng, 0xc0ff1eULL + cpu);
 		workers[cpu].last_gen = start_gen;
 	}
@@ -447,8 +450,7 @@ static int __init coupled_torture_init(void)
 	if (ret)
 		goto remove;
 	atomic_set(&started, 1);
-	for_each_online_cpu(cpu)
-		wake_up_process(per_cpu(torture_task, cpu));
+	for_each_online_cpu(cpu) wake_up_process(per_cpu(torture_task, cpu));
 	if (churn && num_online_cpus() > 1) {
 		hp_task = kthread_run(torture_hotplug_fn, NULL,
 				      "coupled_torture_hp");
@@ -466,7 +468,8 @@ static int __init coupled_torture_init(void)
 		timed_out = true;
 		fail("watchdog: no completion in time", left,
 		     atomic_long_read(&committed));
-		pr_err("coupled_torture: verdict FAIL timeout rounds=%ld errors=%d\n",
+		pr_err("coupled_torture: verdict FAIL timeout rounds=%ld "
+		       "errors=%d\n",
 		       atomic_long_read(&committed), atomic_read(&errors));
 	}
 	finish();
@@ -477,7 +480,8 @@ static int __init coupled_torture_init(void)
 	hp_state = -1;
 	ms = jiffies_to_msecs(jiffies - start);
 
-	for_each_possible_cpu(cpu) {
+	for_each_possible_cpu(cpu)
+	{
 		struct worker *w = &workers[cpu];
 
 		if (w->actions != w->commits)
@@ -485,7 +489,8 @@ static int __init coupled_torture_init(void)
 			     w->commits);
 		for (r = 1; r < COUPLED_ABORT_REASONS; r++)
 			aborts += w->results[r];
-		pr_info("coupled_torture: cpu%u calls=%lu commits=%lu work=%lu membership=%lu caller=%lu notmember=%lu\n",
+		pr_info("coupled_torture: cpu%u calls=%lu commits=%lu work=%lu "
+			"membership=%lu caller=%lu notmember=%lu\n",
 			cpu, w->calls, w->commits,
 			w->results[COUPLED_ABORT_WORK],
 			w->results[COUPLED_ABORT_MEMBERSHIP],
@@ -499,13 +504,16 @@ static int __init coupled_torture_init(void)
 	if (!timed_out && atomic_long_read(&committed) < (long)rounds)
 		fail("fewer rounds than asked", atomic_long_read(&committed),
 		     rounds);
-	pr_info("coupled_torture: verdict %s rounds=%ld full=%ld aborts=%lu restarts=%u retries=%u hotplug=%lu refused=%lu cpus=%u generations=%u..%u errors=%d ms=%lu%s\n",
+	pr_info("coupled_torture: verdict %s rounds=%ld full=%ld aborts=%lu "
+		"restarts=%u retries=%u hotplug=%lu refused=%lu cpus=%u "
+		"generations=%u..%u errors=%d ms=%lu%s\n",
 		atomic_read(&errors) ? "FAIL" : "PASS",
 		atomic_long_read(&committed), atomic_long_read(&full_rounds),
-		aborts, st.restarts, st.retries,
-		hotplug_cycles, hotplug_refused, num_online_cpus(), start_gen,
+		aborts, st.restarts, st.retries, hotplug_cycles,
+		hotplug_refused, num_online_cpus(), start_gen,
 		coupled_load(&grp.round_gen, COUPLED_RELAXED),
-		atomic_read(&errors), ms, wrong_reduce ? " (wrong_reduce)" : "");
+		atomic_read(&errors), ms,
+		wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
 
 remove:
@@ -531,7 +539,8 @@ static void __exit coupled_torture_exit(void)
 
 	/* Every poke IPI has run before the slots go away. */
 	for (i = 0; slots && i < grp.capacity; i++)
-		coupled_linux_slot_quiesce(coupled_participant_adapter(&grp, i));
+		coupled_linux_slot_quiesce(
+			coupled_participant_adapter(&grp, i));
 	kfree(workers);
 	kfree(slots);
 }

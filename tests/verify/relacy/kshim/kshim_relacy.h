@@ -69,8 +69,7 @@ static inline int kshim_full_fetch_add(atomic_t *v, int i,
 	return old;
 }
 
-static inline int kshim_full_xchg(atomic_t *v, int i,
-				  rl::debug_info_param info)
+static inline int kshim_full_xchg(atomic_t *v, int i, rl::debug_info_param info)
 {
 	int old;
 
@@ -102,19 +101,22 @@ static inline bool kshim_full_try_cmpxchg(atomic_t *v, int *old, int i,
 	((v)->counter.fetch_add((i), rl::mo_release, $))
 
 #define atomic_xchg(v, i) kshim_full_xchg((v), (i), $)
-#define atomic_xchg_relaxed(v, i) ((v)->counter.exchange((i), rl::mo_relaxed, $))
-#define atomic_xchg_acquire(v, i) ((v)->counter.exchange((i), rl::mo_acquire, $))
-#define atomic_xchg_release(v, i) ((v)->counter.exchange((i), rl::mo_release, $))
+#define atomic_xchg_relaxed(v, i) \
+	((v)->counter.exchange((i), rl::mo_relaxed, $))
+#define atomic_xchg_acquire(v, i) \
+	((v)->counter.exchange((i), rl::mo_acquire, $))
+#define atomic_xchg_release(v, i) \
+	((v)->counter.exchange((i), rl::mo_release, $))
 
 #define atomic_try_cmpxchg(v, o, i) kshim_full_try_cmpxchg((v), (o), (i), $)
-#define atomic_try_cmpxchg_relaxed(v, o, i)                                   \
-	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_relaxed, $,  \
+#define atomic_try_cmpxchg_relaxed(v, o, i)                                 \
+	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_relaxed, $, \
 					      rl::mo_relaxed, $))
-#define atomic_try_cmpxchg_acquire(v, o, i)                                   \
-	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_acquire, $,  \
+#define atomic_try_cmpxchg_acquire(v, o, i)                                 \
+	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_acquire, $, \
 					      rl::mo_relaxed, $))
-#define atomic_try_cmpxchg_release(v, o, i)                                   \
-	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_release, $,  \
+#define atomic_try_cmpxchg_release(v, o, i)                                 \
+	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_release, $, \
 					      rl::mo_relaxed, $))
 
 /* --- CPUs and cross-CPU calls ------------------------------------------- */
@@ -127,13 +129,13 @@ typedef struct {
 	rl::atomic<int> flags; /* plain in the kernel: read relaxed here */
 	smp_call_func_t func;
 	void *info;
-	rl::var<int> live;     /* plain data of the descriptor (kfree) */
+	rl::var<int> live; /* plain data of the descriptor (kfree) */
 } call_single_data_t;
 
 struct kshim_cpus {
 	bool online[KSHIM_CPUS];
-	atomic_t queue[KSHIM_CPUS];            /* 0, or 1 + a csd index */
-	call_single_data_t *csd[KSHIM_CPUS];    /* the csds the test uses */
+	atomic_t queue[KSHIM_CPUS];          /* 0, or 1 + a csd index */
+	call_single_data_t *csd[KSHIM_CPUS]; /* the csds the test uses */
 	unsigned busy_refusals;
 };
 
@@ -180,7 +182,7 @@ static inline void kshim_reset(kshim_cpus *k)
 }
 
 static inline int smp_call_function_single_async(int cpu,
-						  call_single_data_t *csd)
+						 call_single_data_t *csd)
 {
 	/* kernel/smp.c: a plain check of the lock flag. */
 	if (csd->flags.load(rl::mo_relaxed, $) & CSD_FLAG_LOCK) {
@@ -194,8 +196,8 @@ static inline int smp_call_function_single_async(int cpu,
 		return -ENXIO;
 	}
 	/* llist_add (a fully ordered cmpxchg), then the IPI. */
-	(void)kshim_full_xchg(&g_kshim->queue[cpu], 1 + (int)kshim_csd_index(csd),
-			      $);
+	(void)kshim_full_xchg(&g_kshim->queue[cpu],
+			      1 + (int)kshim_csd_index(csd), $);
 	return 0;
 }
 

@@ -119,13 +119,19 @@ static inline unsigned long coupled__arm_irq_save(void)
 	unsigned long flags;
 #if defined(__aarch64__)
 	__asm__ __volatile__("mrs %0, daif\n\tmsr daifset, #2"
-			     : "=r"(flags) : : "memory");
+			     : "=r"(flags)
+			     :
+			     : "memory");
 #elif defined(COUPLED__ARM_PROFILE_M)
 	__asm__ __volatile__("mrs %0, primask\n\tcpsid i"
-			     : "=r"(flags) : : "memory");
+			     : "=r"(flags)
+			     :
+			     : "memory");
 #else
 	__asm__ __volatile__("mrs %0, cpsr\n\tcpsid i"
-			     : "=r"(flags) : : "memory");
+			     : "=r"(flags)
+			     :
+			     : "memory");
 #endif
 	return flags;
 }
@@ -152,13 +158,18 @@ static inline uint64_t coupled__arm_counter(void)
 #if defined(__aarch64__)
 	uint64_t v;
 
-	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0"
+			     : "=r"(v)
+			     :
+			     : "memory");
 	return v;
 #else
 	uint32_t lo, hi;
 
 	__asm__ __volatile__("isb\n\tmrrc p15, 1, %0, %1, c14"
-			     : "=r"(lo), "=r"(hi) : : "memory");
+			     : "=r"(lo), "=r"(hi)
+			     :
+			     : "memory");
 	return ((uint64_t)hi << 32) | lo;
 #endif
 }
@@ -406,9 +417,9 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
  * Return: the token for coupled_adapter_wait(): the wake counter (WFI
  * strategy) or 0 (WFE: the event register keeps the wake instead).
  */
-static inline uint32_t coupled_adapter_wait_prepare(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline uint32_t
+coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)self;
 	if (ag->strategy != COUPLED_ARM_WAIT_WFI_SGI)
@@ -509,8 +520,9 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	if (ag->ipi.send) {
 		ag->ipi.send(ag->ipi.arg, target_id);
 	} else {
-		volatile uint32_t *sgir = (volatile uint32_t *)(
-			ag->ipi.gicd_base + COUPLED__ARM_GICD_SGIR);
+		volatile uint32_t *sgir =
+			(volatile uint32_t *)(ag->ipi.gicd_base +
+					      COUPLED__ARM_GICD_SGIR);
 
 		/* TargetListFilter 0: the CPUs in the target list. */
 		*sgir = (1u << (16u + target->gic_target)) | ag->ipi.sgi_id;
@@ -525,9 +537,9 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
  *
  * Return: the hook's answer, or false without a hook.
  */
-static inline bool coupled_adapter_work_pending(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline bool
+coupled_adapter_work_pending(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)as;
 	return ag->work_pending ? ag->work_pending(ag->work_arg, self) : false;

@@ -179,9 +179,9 @@ static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
  *
  * Context: after coupled_group_init(), before any participant runs.
  */
-static inline void coupled_linux_set_safe_state(struct coupled_adapter_group *ag,
-						coupled_linux_safe_fn fn,
-						void *arg)
+static inline void
+coupled_linux_set_safe_state(struct coupled_adapter_group *ag,
+			     coupled_linux_safe_fn fn, void *arg)
 {
 	ag->safe_state = fn;
 	ag->safe_arg = arg;
@@ -247,9 +247,9 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
  * Context: interrupts disabled, phase 1.
  * Return: 0.
  */
-static inline uint32_t coupled_adapter_wait_prepare(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline uint32_t
+coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)ag;
 	(void)as;
@@ -339,9 +339,9 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
  * Context: the participant's own CPU.
  * Return: need_resched().
  */
-static inline bool coupled_adapter_work_pending(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline bool
+coupled_adapter_work_pending(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)ag;
 	(void)as;

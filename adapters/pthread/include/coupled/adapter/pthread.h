@@ -221,8 +221,9 @@ static inline const char *coupled_pthread_strategy_name(int strategy)
  *
  * Context: before any participant runs.
  */
-static inline void coupled_pthread_set_work_check(
-	struct coupled_adapter_group *ag, coupled_pthread_work_fn fn, void *arg)
+static inline void
+coupled_pthread_set_work_check(struct coupled_adapter_group *ag,
+			       coupled_pthread_work_fn fn, void *arg)
 {
 	ag->work_fn = fn;
 	ag->work_arg = arg;
@@ -298,9 +299,9 @@ static inline uint32_t coupled_adapter_context(struct coupled_adapter_group *ag)
  * Context: phase 1, the participant's own thread.
  * Return: the token for coupled_adapter_wait(): the wake counter.
  */
-static inline uint32_t coupled_adapter_wait_prepare(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline uint32_t
+coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)ag;
 	(void)self;
@@ -319,13 +320,13 @@ static inline uint32_t coupled_adapter_wait_prepare(
  * no limit); wake one sleeper of @word.
  */
 #ifndef COUPLED_PTHREAD_FUTEX_WAIT
-#define COUPLED_PTHREAD_FUTEX_WAIT(word, val, timeout)                      \
-	((void)syscall(SYS_futex, (uint32_t *)(void *)(word),                \
+#define COUPLED_PTHREAD_FUTEX_WAIT(word, val, timeout)        \
+	((void)syscall(SYS_futex, (uint32_t *)(void *)(word), \
 		       FUTEX_WAIT_PRIVATE, (val), (timeout), 0, 0))
 #endif
 #ifndef COUPLED_PTHREAD_FUTEX_WAKE
-#define COUPLED_PTHREAD_FUTEX_WAKE(word)                                    \
-	((void)syscall(SYS_futex, (uint32_t *)(void *)(word),                \
+#define COUPLED_PTHREAD_FUTEX_WAKE(word)                      \
+	((void)syscall(SYS_futex, (uint32_t *)(void *)(word), \
 		       FUTEX_WAKE_PRIVATE, 1, 0, 0, 0))
 #endif
 
@@ -341,8 +342,7 @@ static inline uint32_t coupled_adapter_wait_prepare(
  */
 static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
 						uint32_t token,
-						uint64_t deadline,
-						uint64_t now)
+						uint64_t deadline, uint64_t now)
 {
 	struct timespec rel, *timeout = 0;
 
@@ -382,9 +382,7 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 
 	(void)self;
 	switch (ag->strategy) {
-	case COUPLED_PTHREAD_SPIN:
-		coupled_adapter_relax(ag);
-		return;
+	case COUPLED_PTHREAD_SPIN: coupled_adapter_relax(ag); return;
 	case COUPLED_PTHREAD_FUTEX:
 #if COUPLED_PTHREAD_HAVE_FUTEX
 		for (turn = 0; turn != COUPLED_PTHREAD_SPIN_TURNS; turn++) {
@@ -393,7 +391,8 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 			 * always allowed; the caller's next wait_prepare()
 			 * acquires what the wake published.
 			 */
-			if (coupled_load(&as->wake_seq, COUPLED_RELAXED) != token)
+			if (coupled_load(&as->wake_seq, COUPLED_RELAXED) !=
+			    token)
 				return;
 			/*
 			 * On a busy CPU one yield can hand a whole time slice
@@ -415,9 +414,8 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 			uint64_t now = deadline ? coupled_adapter_now(ag) : 0;
 
 			if (!deadline || now < deadline)
-				coupled__pthread_futex_sleep(&as->wake_seq,
-							     token, deadline,
-							     now);
+				coupled__pthread_futex_sleep(
+					&as->wake_seq, token, deadline, now);
 		}
 		/* relaxed: only a hint that saves the waker a syscall. */
 		coupled_store(&as->sleeping, 0u, COUPLED_RELAXED);
@@ -517,9 +515,9 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
  * Return: true while coupled_pthread_raise_work() was called more often
  * than coupled_pthread_clear_work(), or when the work check says so.
  */
-static inline bool coupled_adapter_work_pending(
-	struct coupled_adapter_group *ag, struct coupled_adapter_slot *as,
-	uint32_t self)
+static inline bool
+coupled_adapter_work_pending(struct coupled_adapter_group *ag,
+			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	/* relaxed: a simulated interrupt flag; nothing is published by it. */
 	if (coupled_load(&as->work, COUPLED_RELAXED))

@@ -199,8 +199,7 @@ static inline int coupled__cpuidle_online(unsigned int cpu,
 
 	mutex_lock(&cc->lock);
 	pc->online = true;
-	if (pc->cluster &&
-	    coupled_join(&pc->cluster->group, pc->id) != 0)
+	if (pc->cluster && coupled_join(&pc->cluster->group, pc->id) != 0)
 		ret = -EINVAL;
 	mutex_unlock(&cc->lock);
 	return ret;
@@ -260,7 +259,8 @@ static inline int coupled_cpuidle_init(struct coupled_cpuidle *cc,
 	cc->cpus = kcalloc(nr_cpu_ids, sizeof(*cc->cpus), GFP_KERNEL);
 	if (!cc->cpus)
 		return -ENOMEM;
-	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "cpuidle/coupled:online",
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
+				      "cpuidle/coupled:online",
 				      coupled__cpuidle_online,
 				      coupled__cpuidle_offline);
 	if (ret < 0)
@@ -292,9 +292,8 @@ coupled__cpuidle_cluster_new(struct coupled_cpuidle *cc, int id)
 	struct coupled_cpuidle_cluster *cl;
 	unsigned int cpu, n = 0, i = 0;
 
-	for_each_possible_cpu(cpu)
-		if (coupled__cpuidle_cluster_of(cc, cpu) == id)
-			n++;
+	for_each_possible_cpu(cpu) if (coupled__cpuidle_cluster_of(cc, cpu) ==
+				       id) n++;
 	if (!n || n > COUPLED_MAX_MEMBERS)
 		return NULL;
 	cl = kzalloc(struct_size(cl, slots, n), GFP_KERNEL);
@@ -306,11 +305,10 @@ coupled__cpuidle_cluster_new(struct coupled_cpuidle *cc, int id)
 	}
 	coupled_linux_set_safe_state(coupled_group_adapter(&cl->group),
 				     cc->ops->safe_state, cc->arg);
-	for_each_possible_cpu(cpu)
-		if (coupled__cpuidle_cluster_of(cc, cpu) == id)
-			(void)coupled_linux_set_cpu(
-				coupled_participant_adapter(&cl->group, i++),
-				cpu);
+	for_each_possible_cpu(cpu) if (coupled__cpuidle_cluster_of(cc, cpu) ==
+				       id)(void)
+		coupled_linux_set_cpu(
+			coupled_participant_adapter(&cl->group, i++), cpu);
 	kref_init(&cl->ref);
 	cl->owner = cc;
 	cl->id = id;
@@ -373,9 +371,8 @@ static inline int coupled_cpuidle_register_cpu(struct coupled_cpuidle *cc,
 		ret = -EEXIST;
 		goto out;
 	}
-	list_for_each_entry(cl, &cc->clusters, node)
-		if (cl->id == id)
-			found = cl;
+	list_for_each_entry(cl, &cc->clusters, node) if (cl->id == id)
+		found = cl;
 	if (found) {
 		kref_get(&found->ref);
 	} else {
@@ -385,7 +382,8 @@ static inline int coupled_cpuidle_register_cpu(struct coupled_cpuidle *cc,
 			goto out;
 		}
 	}
-	for_each_possible_cpu(c) {
+	for_each_possible_cpu(c)
+	{
 		if (c == cpu)
 			break;
 		if (coupled__cpuidle_cluster_of(cc, c) == id)
@@ -464,8 +462,8 @@ static inline void coupled_cpuidle_exit(struct coupled_cpuidle *cc)
 
 	if (!cc || !cc->cpus)
 		return;
-	for_each_possible_cpu(cpu)
-		(void)coupled_cpuidle_unregister_cpu(cc, cpu);
+	for_each_possible_cpu(cpu)(void)
+		coupled_cpuidle_unregister_cpu(cc, cpu);
 	(void)cpuhp_state_remove_instance(cc->hp_state, &cc->hp_node);
 	cpuhp_remove_multi_state(cc->hp_state);
 	kfree(cc->cpus);
@@ -527,7 +525,10 @@ static inline int coupled_cpuidle_enter(struct coupled_cpuidle *cc,
 	struct coupled_cpuidle_cpu *pc = &cc->cpus[dev->cpu];
 	struct coupled_cpuidle_cluster *cl;
 	struct coupled__cpuidle_call call = {
-		.cc = cc, .dev = dev, .drv = drv, .entered = -EINVAL,
+		.cc = cc,
+		.dev = dev,
+		.drv = drv,
+		.entered = -EINVAL,
 	};
 	int rc = COUPLED_ENOENT;
 
