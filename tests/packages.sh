@@ -51,7 +51,11 @@ GROUP_arm="gcc-arm-none-eabi gcc-aarch64-linux-gnu lld qemu-system-arm"
 GROUP_kernel="linux-headers-amd64 linux-image-amd64 qemu-system-x86
 	busybox-static cpio gzip"
 
-GROUPS_ALL="core verify bench arm kernel"
+# The format check (test format_check, label fast): clang-format reads
+# the top-level .clang-format.
+GROUP_style="clang-format"
+
+GROUPS_ALL="core style verify bench arm kernel"
 GROUPS_DEMO="core"
 GROUPS_KNOWN="newcomer $GROUPS_ALL"
 
