@@ -681,7 +681,9 @@ def main():
             print("| `%s` | %s | %s | %s |" % (
                 m["name"], m["desc"].replace("|", "\\|"),
                 ", ".join(r["killers"]) or "**survived**",
-                r["detail"].replace("|", "\\|")))
+                # Without the test files' line numbers, which drift.
+                re.sub(r"(\.(?:c|cpp|cc|h)):\d+:", r"\1:",
+                       r["detail"]).replace("|", "\\|")))
     else:
         print("%-48s %s" % ("mutant", "verdict"))
         for r in results:
