@@ -76,6 +76,11 @@ def page(kernel_doc, header, name, include, version, date):
     title = '.TH "%s" 3 "%s" "coupled %s" "coupled manual"' % (
         name.upper(), date, version)
     src = re.sub(r"^\.TH .*$", lambda _: title, src, count=1, flags=re.M)
+    # whatis wants the page's name first: "struct NAME \- x" becomes
+    # "NAME \- struct NAME: x".
+    src = re.sub(r"^\.SH NAME\nstruct (\w+) \\- ",
+                 lambda m: ".SH NAME\n%s \\- struct %s: " % (
+                     m.group(1), m.group(1)), src, count=1, flags=re.M)
     src = src.replace(
         ".SH SYNOPSIS\n",
         ".SH SYNOPSIS\n.B #include <%s>\n.sp\n" % include, 1)
