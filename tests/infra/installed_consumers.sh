@@ -126,8 +126,12 @@ cmd_kbuild() {
 	fresh "$work"
 	cp "$here/consumer_kbuild/Kbuild" \
 		"$here/consumer_kbuild/coupled_consumer.c" "$work/"
+	# Kernel code must not see the rest of PREFIX/include (with /usr,
+	# the C library's headers): a directory holding only coupled/.
+	mkdir "$work/include"
+	ln -s "$prefix/include/coupled" "$work/include/coupled"
 	log="$work/build.log"
-	make -C "$kdir" M="$work" COUPLED_INCLUDE="$prefix/include" W=1 \
+	make -C "$kdir" M="$work" COUPLED_INCLUDE="$work/include" W=1 \
 		2>&1 | tee "$log"
 	[ "${PIPESTATUS[0]}" -eq 0 ] || die "the module did not build"
 	[ -f "$work/coupled_consumer.ko" ] || die "no coupled_consumer.ko"
