@@ -65,14 +65,26 @@ def public_functions(path):
     return found
 
 
-def page(kernel_doc, header, name, include, version, date):
-    """The man source of NAME, or None if kernel-doc gave nothing."""
-    r = subprocess.run([kernel_doc, "-man", "-function", name, header],
-                       capture_output=True, text=True, check=False)
+def pages(kernel_doc, header, names):
+    """{name: man source} of NAMES in HEADER: one kernel-doc run."""
+    cmd = [kernel_doc, "-man"]
+    for name in names:
+        cmd += ["-function", name]
+    r = subprocess.run(cmd + [header], capture_output=True, text=True,
+                       check=False)
     sys.stderr.write(r.stderr)
-    src = r.stdout
-    if r.returncode != 0 or ".SH NAME" not in src:
-        return None
+    found = {}
+    if r.returncode != 0:
+        return found
+    for chunk in re.split(r"^(?=\.TH )", r.stdout, flags=re.M):
+        m = re.search(r"^\.SH NAME\n(?:struct )?(\w+) ", chunk, re.M)
+        if m and m.group(1) in names:
+            found[m.group(1)] = chunk
+    return found
+
+
+def finish(src, name, include, version, date):
+    """SRC with a coupled title, its #include and a SEE ALSO."""
     title = '.TH "%s" 3 "%s" "coupled %s" "coupled manual"' % (
         name.upper(), date, version)
     src = re.sub(r"^\.TH .*$", lambda _: title, src, count=1, flags=re.M)
@@ -136,15 +148,16 @@ def main():
         header = os.path.join(a.source, rel)
         funcs = public_functions(header)
         functions += funcs
-        for name in [f[0] for f in funcs] + TYPES.get(rel, []):
-            src = page(a.kernel_doc, header, name, include, a.version, date)
-            if src is None:
+        names = [f[0] for f in funcs] + TYPES.get(rel, [])
+        made = pages(a.kernel_doc, header, names)
+        for name in names:
+            if name not in made:
                 print("mkman.py: no kernel-doc for %s" % name,
                       file=sys.stderr)
                 continue
             with open(os.path.join(a.out, name + ".3"), "w",
                       encoding="utf-8") as f:
-                f.write(src)
+                f.write(finish(made[name], name, include, a.version, date))
     print("mkman.py: %d public functions, pages in %s"
           % (len(functions), a.out))
     if a.check:
