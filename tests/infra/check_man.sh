@@ -22,7 +22,7 @@ skip() { echo "$me: SKIP: $*" >&2; exit 77; }
 
 (($# == 3)) || { echo "usage: $me KERNEL_DOC SOURCE_DIR WORK_DIR" >&2; exit 2; }
 kdoc=$1 src=$2 work=$3
-[ -n "$kdoc" ] && [ -x "$kdoc" ] ||
+[[ -n $kdoc && -x $kdoc ]] ||
 	skip "kernel-doc not found (it comes with linux-headers-amd64, package group kernel)"
 command -v python3 >/dev/null || skip "python3 not found (package group core)"
 command -v man >/dev/null || skip "man not found (package man-db, group package)"

@@ -77,6 +77,7 @@ mapfile -t commands < <(awk '
 ((only_demo == 0)) || commands=("${commands[0]}")
 # The package step (--package): the .deb from the clone, installed, and the
 # consumers of the installed package built against /usr.
+# shellcheck disable=SC2016  # expanded in the root, not here
 package_cmd='bash tests/packages.sh install core kernel package &&
 cmake --workflow --preset package &&
 dpkg -i build/package/libcoupled-dev_*_all.deb &&

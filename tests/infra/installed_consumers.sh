@@ -99,7 +99,7 @@ cmd_cmake() {
 cmd_freestanding() {
 	local prefix=$1 work=$2 rc=0
 	need pkg-config "package group core"
-	[ "$(uname -m)" = x86_64 ] && [ "$(uname -s)" = Linux ] ||
+	[[ $(uname -m) == x86_64 && $(uname -s) == Linux ]] ||
 		skip "the freestanding consumer's _start is x86-64 Linux only"
 	fresh "$work"
 	use_prefix "$prefix"
@@ -121,7 +121,7 @@ cmd_kbuild() {
 			sed -n 's/^ *linux-headers-\([^ ]*-amd64\).*/\1/p' | head -n1)
 	fi
 	kdir=/usr/src/linux-headers-$kver
-	[ -n "$kver" ] && [ -d "$kdir" ] ||
+	[[ -n $kver && -d $kdir ]] ||
 		skip "linux-headers-amd64 not installed (package group kernel)"
 	fresh "$work"
 	cp "$here/consumer_kbuild/Kbuild" \
