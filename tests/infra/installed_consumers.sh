@@ -48,7 +48,7 @@ use_prefix() {
 
 run_make() {
 	local prefix=$1 work=$2
-	need pkg-config "package group core"
+	need pkg-config "package pkgconf, group package"
 	need make "package group core"
 	use_prefix "$prefix"
 	cp "$here/consumer_make/Makefile" "$here/consumer_make/rounds.c" "$work/"
@@ -61,7 +61,7 @@ run_make() {
 
 cmd_relocated() {
 	local build=$1 work=$2
-	need pkg-config "package group core"
+	need pkg-config "package pkgconf, group package"
 	fresh "$work"
 	cmake --install "$build" --prefix "$work/prefix" >/dev/null
 	mv "$work/prefix" "$work/moved"
@@ -98,7 +98,7 @@ cmd_cmake() {
 
 cmd_freestanding() {
 	local prefix=$1 work=$2 rc=0
-	need pkg-config "package group core"
+	need pkg-config "package pkgconf, group package"
 	[[ $(uname -m) == x86_64 && $(uname -s) == Linux ]] ||
 		skip "the freestanding consumer's _start is x86-64 Linux only"
 	fresh "$work"
