@@ -10,7 +10,8 @@
 # then checks it: Architecture all, section libdevel, every adapter's
 # header, the cpuidle helper, the pkg-config and CMake files, the
 # copyright file (machine-readable), a gzipped man page per generated
-# section 3 page and coupled(7); and lintian reports no error.  Prints
+# section 3 page and coupled(7), the copyright file's MIT text the same as
+# LICENSE's; and lintian reports no error.  Prints
 # lintian's warnings and infos.  The .deb is left in WORK_DIR/out.
 #
 # Exit 77 (skip, with the reason) without dpkg-deb, lintian or kernel-doc.
@@ -69,6 +70,13 @@ dpkg-deb --fsys-tarfile "$deb" |
 	tar -xO ./usr/share/doc/libcoupled-dev/copyright |
 	grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
 	die "the copyright file is not machine-readable"
+
+# The copyright file's MIT text is LICENSE's, word for word.
+mit_license=$(sed -n '/^Permission is hereby granted/,/^SOFTWARE\.$/p' "$src/LICENSE")
+mit_copyright=$(sed -n '/^License: MIT$/,/^$/p' "$src/packaging/debian/copyright" |
+	sed -e '1d' -e 's/^ //' -e 's/^\.$//' | sed -e '${/^$/d}')
+[[ -n $mit_license && $mit_license == "$mit_copyright" ]] ||
+	die "packaging/debian/copyright's MIT text differs from LICENSE's"
 
 # lintian: no error; the rest is printed.
 out=$(lintian -I -E --pedantic "$deb" 2>&1) || true
