@@ -55,7 +55,14 @@ GROUP_kernel="linux-headers-amd64 linux-image-amd64 qemu-system-x86
 # the top-level .clang-format.
 GROUP_style="clang-format"
 
-GROUPS_ALL="core style verify bench arm kernel"
+# Packaging (tests/infra: the Debian package, its man pages and the
+# consumers of the installed package): lintian checks the .deb, pkgconf is
+# pkg-config for the Makefile and freestanding consumers, man-db's man
+# renders the pages.  kernel-doc, for the man pages, comes with the kernel
+# group's linux-headers-amd64.
+GROUP_package="lintian pkgconf man-db"
+
+GROUPS_ALL="core style verify bench arm kernel package"
 GROUPS_DEMO="core"
 GROUPS_KNOWN="newcomer $GROUPS_ALL"
 

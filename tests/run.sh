@@ -45,9 +45,11 @@ run_demo() {
 
 # --- all ----------------------------------------------------------------------
 
-# The workflow presets, in their file's order.
+# The workflow presets that test, in their file's order (not "package",
+# which builds the Debian package: tests/infra/check_package.sh).
 preset_names() {
-	cmake --list-presets=workflow | sed -n 's/^ *"\([^"]*\)".*/\1/p'
+	cmake --list-presets=workflow | sed -n 's/^ *"\([^"]*\)".*/\1/p' |
+		grep -vx package
 }
 
 # run_config NAME [ctest args...]: the configuration's output goes to the

@@ -73,6 +73,8 @@ function(check_installed prefix)
 		include/coupled/adapter/linux.h
 		include/coupled/adapter/baremetal_arm.h
 		include/coupled/linux/cpuidle.h
+		share/pkgconfig/coupled-pthread.pc
+		share/pkgconfig/coupled-spin.pc
 		lib/cmake/coupled/coupledConfig.cmake
 		lib/cmake/coupled/coupledConfigVersion.cmake
 		lib/cmake/coupled/coupledTargets.cmake)

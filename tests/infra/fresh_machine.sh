@@ -5,6 +5,7 @@
 #
 #   sudo bash tests/infra/fresh_machine.sh [--workdir DIR] [--keep]
 #                                          [--mirror URL] [--only-demo]
+#                                          [--package]
 #
 # Builds a minimal Debian 12 (bookworm) root with debootstrap
 # --variant=minbase, adds only what README says a newcomer has (group
@@ -25,6 +26,12 @@
 #   --keep          keep the root afterwards (default: removed)
 #   --mirror URL    Debian mirror (default http://deb.debian.org/debian)
 #   --only-demo     run only README's first command (a quick check)
+#   --package       then, after README's commands, one more step: install
+#                   the package groups it needs, build the Debian package
+#                   (cmake --workflow --preset package), dpkg -i it, and
+#                   build the four consumers of tests/infra/
+#                   installed_consumers.sh (make, cmake, freestanding,
+#                   kbuild) against /usr; a skipped consumer fails the step
 #
 # Needs: root, debootstrap, git.  Uncommitted changes are not tested (only
 # the committed HEAD is cloned); the script says so when there are some.
@@ -36,9 +43,9 @@ repo=$(cd "$here/../.." && pwd)
 me="fresh_machine.sh"
 
 die() { echo "$me: $*" >&2; exit 2; }
-usage() { sed -n '4,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,37p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-workdir="" keep=0 mirror=http://deb.debian.org/debian only_demo=0
+workdir="" keep=0 mirror=http://deb.debian.org/debian only_demo=0 package=0
 suite=bookworm
 while (($# > 0)); do
 	case $1 in
@@ -46,6 +53,7 @@ while (($# > 0)); do
 	--keep) keep=1; shift ;;
 	--mirror) mirror=${2:?}; shift 2 ;;
 	--only-demo) only_demo=1; shift ;;
+	--package) package=1; shift ;;
 	-h | --help) usage ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -67,6 +75,16 @@ mapfile -t commands < <(awk '
 ((${#commands[@]} == 2)) ||
 	die "README's 'Two commands' section has ${#commands[@]} commands, expected 2"
 ((only_demo == 0)) || commands=("${commands[0]}")
+# The package step (--package): the .deb from the clone, installed, and the
+# consumers of the installed package built against /usr.
+# shellcheck disable=SC2016  # expanded in the root, not here
+package_cmd='bash tests/packages.sh install core kernel package &&
+cmake --workflow --preset package &&
+dpkg -i build/package/libcoupled-dev_*_all.deb &&
+for k in make cmake freestanding kbuild; do
+	bash tests/infra/installed_consumers.sh "$k" /usr "/tmp/consumer-$k" || exit
+done'
+((package == 0)) || commands+=("$package_cmd")
 
 head=$(git -C "$repo" rev-parse HEAD)
 if [[ -n $(git -C "$repo" status --porcelain) ]]; then
@@ -191,7 +209,11 @@ for cmd in "${commands[@]}"; do
 	in_root "cd /root/coupled && $cmd"
 	rc=$?
 	set -e
-	names+=("$cmd")
+	if [[ $cmd == "$package_cmd" ]]; then
+		names+=("package: .deb, dpkg -i, consumers")
+	else
+		names+=("$cmd")
+	fi
 	statuses+=("$rc")
 	times+=("$(since "$t")")
 	echo "=== $me: \$ $cmd: exit $rc in $(since "$t") s"
