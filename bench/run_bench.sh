@@ -122,7 +122,7 @@ fi
 
 goals() {
 	echo "== fast-path goals (build/bench-results*/goals.txt)"
-	"$PYTHON" "$root/bench/tools/goals.py" --results "$out" "$@"
+	"$PYTHON" "$root/bench/tools/goals.py" --results "$out"
 }
 if [[ $QUICK == 1 ]]; then
 	goals
