@@ -42,12 +42,15 @@ namespace
 {
 
 constexpr int kMaxThreads = 64;
+// The sparse group's capacity (coupled_capacity case).
+constexpr uint32_t kSparseCapacity = 4096;
 const int kThreadCounts[] = { 1, 2, 4, 8, 16 };
 
 // --- shared objects, rebuilt by each benchmark's Setup -----------------------
 
 struct coupled_group g_group;
 struct coupled_slot g_slots[kMaxThreads];
+struct coupled_slot g_sparse_slots[kSparseCapacity];
 pthread_barrier_t g_pbarrier;
 bool g_pbarrier_live = false;
 std::unique_ptr<std::barrier<>> g_stdbarrier;
@@ -139,6 +142,25 @@ template <int Strategy> void setup_coupled(const benchmark::State &st)
 	    coupled_pthread_set_strategy(coupled_group_adapter(&g_group),
 					 Strategy) != 0) {
 		std::fprintf(stderr, "coupled setup failed\n");
+		std::abort();
+	}
+}
+
+// A group of Capacity slots whose first st.threads() are members: the same
+// rounds as setup_coupled() when Capacity == threads, a sparse group when it
+// is much larger.
+template <int Strategy, uint32_t Capacity>
+void setup_coupled_capacity(const benchmark::State &st)
+{
+	static_assert(Capacity <= kSparseCapacity, "capacity too large");
+	uint32_t n = static_cast<uint32_t>(st.threads());
+
+	if (n > Capacity ||
+	    coupled_group_init(&g_group, g_sparse_slots, Capacity, n,
+			       nullptr) != 0 ||
+	    coupled_pthread_set_strategy(coupled_group_adapter(&g_group),
+					 Strategy) != 0) {
+		std::fprintf(stderr, "coupled capacity setup failed\n");
 		std::abort();
 	}
 }
@@ -370,11 +392,29 @@ template <int Kind> void register_ck()
 			  t, true);
 }
 
+// A full round of 4 members in a group of capacity 4 and of capacity 4,096,
+// futex strategy (4 threads exceed 2 CPUs; pure spinning would measure the
+// scheduler): the rounds differ only in the slots that are not members.
+void register_capacity()
+{
+	configure(benchmark::RegisterBenchmark("coupled_capacity/4/futex",
+					       BM_coupled_round)
+			  ->Setup(setup_coupled_capacity<COUPLED_PTHREAD_FUTEX,
+							 4>),
+		  4, false);
+	configure(benchmark::RegisterBenchmark("coupled_capacity/4096/futex",
+					       BM_coupled_round)
+			  ->Setup(setup_coupled_capacity<COUPLED_PTHREAD_FUTEX,
+							 kSparseCapacity>),
+		  4, false);
+}
+
 void register_all()
 {
 	register_coupled<COUPLED_PTHREAD_SPIN>("spin");
 	register_coupled<COUPLED_PTHREAD_FUTEX>("futex");
 	register_coupled<COUPLED_PTHREAD_CONDVAR>("condvar");
+	register_capacity();
 	for (int t : kThreadCounts) {
 		configure(benchmark::RegisterBenchmark("pthread_barrier",
 						       BM_pthread_barrier)

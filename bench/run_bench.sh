@@ -10,12 +10,25 @@
 # Google Benchmark suite (repetitions, random interleaving), the RMW counts,
 # the callgrind instruction counts, the 1,000-thread run and the C harness,
 # writes everything under build/bench-results/, and regenerates the report.
+# Last, it prints the fast-path goals (tools/goals.py), each "met" or
+# "missed" with its figures from this run.  The exit status does not depend
+# on whether a goal is met; it is non-zero if a goal's figure could not be
+# measured (or anything else failed).
 #
 # Environment (all optional):
+#   QUICK=1           only what the goals need (their Google Benchmark cases,
+#                     the RMW counts, callgrind of the coupled round), with
+#                     REPS=3 MIN_TIME=0.05 unless set, into
+#                     build/bench-results-quick; docs are left alone
+#   BENCH_BUILD=DIR   use the bench binaries already built in DIR (no
+#                     configure, no build)
+#   OUT=DIR           where the results go
 #   REPS=9            repetitions of each Google Benchmark case
 #   MIN_TIME=0.1      --benchmark_min_time per repetition, seconds
 #   OVERSUB_ITERS=5   fixed iterations of oversubscribed spinning cases
 #   RMW_ROUNDS=20000  rounds per thread of the RMW counts
+#   WITHDRAW_ROUNDS=200  rounds of each case of the withdrawal scenario
+#   INSN_ROUNDS="1000 11000"  the two round counts of the callgrind runs
 #   MANY_THREADS=1000 MANY_ROUNDS=20   the many-threads run
 #   PYTHON=/usr/bin/python3            a python3 with numpy, scipy, matplotlib
 #   COMPARE=/usr/share/benchmark/compare.py
@@ -23,10 +36,24 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$root/build/bench
-out=$root/build/bench-results
-REPS=${REPS:-9}
-MIN_TIME=${MIN_TIME:-0.1}
+QUICK=${QUICK:-0}
+build=${BENCH_BUILD:-$root/build/bench}
+if [[ $QUICK == 1 ]]; then
+	out=${OUT:-$root/build/bench-results-quick}
+	REPS=${REPS:-3}
+	MIN_TIME=${MIN_TIME:-0.05}
+	# The goals' cases only (tools/goals.py).
+	FILTER='^((coupled_round/spin|ck_centralized)/real_time/threads:2|(coupled_round/futex|std_barrier)/real_time/threads:(4|8|16)|coupled_capacity/.*)$'
+	INSN_IMPLS="coupled"
+else
+	out=${OUT:-$root/build/bench-results}
+	REPS=${REPS:-9}
+	MIN_TIME=${MIN_TIME:-0.1}
+	FILTER=.
+	INSN_IMPLS="coupled seed ck_centralized pthread_barrier"
+fi
+WITHDRAW_ROUNDS=${WITHDRAW_ROUNDS:-200}
+INSN_ROUNDS=${INSN_ROUNDS:-1000 11000}
 OVERSUB_ITERS=${OVERSUB_ITERS:-5}
 RMW_ROUNDS=${RMW_ROUNDS:-20000}
 MANY_THREADS=${MANY_THREADS:-1000}
@@ -35,8 +62,10 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 COMPARE=${COMPARE:-/usr/share/benchmark/compare.py}
 [[ -x $PYTHON ]] || PYTHON=$(command -v python3)
 
-cmake -S "$root/bench" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$(nproc)"
+if [[ -z ${BENCH_BUILD:-} ]]; then
+	cmake -S "$root/bench" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build "$build" -j "$(nproc)"
+fi
 mkdir -p "$out"
 
 # Percentage of all CPUs busy over one second (from /proc/stat): what other
@@ -73,20 +102,31 @@ COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench" \
 	--benchmark_repetitions="$REPS" \
 	--benchmark_min_time="$MIN_TIME" \
 	--benchmark_enable_random_interleaving=true \
+	--benchmark_filter="$FILTER" \
 	--benchmark_out="$out/gbench.json" --benchmark_out_format=json |
 	tee "$out/console.txt"
 
 echo "== RMW counts"
-"$build/bench_rmw_count" --rounds "$RMW_ROUNDS" | tee "$out/rmw.json"
+"$build/bench_rmw_count" --rounds "$RMW_ROUNDS" \
+	--withdraw-rounds "$WITHDRAW_ROUNDS" | tee "$out/rmw.json"
 
 echo "== instructions per uncontended round (callgrind)"
 if command -v valgrind >/dev/null 2>&1; then
+	# shellcheck disable=SC2086 # word lists
 	sh "$root/bench/tools/callgrind_rounds.sh" "$build/bench_insn_count" \
-		1000 11000 coupled seed ck_centralized pthread_barrier |
-		tee "$out/insn.jsonl"
+		$INSN_ROUNDS $INSN_IMPLS | tee "$out/insn.jsonl"
 else
 	echo "valgrind not found: no instruction counts" >&2
 	: >"$out/insn.jsonl"
+fi
+
+goals() {
+	echo "== fast-path goals (build/bench-results*/goals.txt)"
+	"$PYTHON" "$root/bench/tools/goals.py" --results "$out"
+}
+if [[ $QUICK == 1 ]]; then
+	goals
+	exit
 fi
 
 echo "== $MANY_THREADS threads, futex strategy"
@@ -113,3 +153,4 @@ echo "== report"
 "$PYTHON" "$root/bench/tools/report.py" --results "$out" \
 	--md "$root/docs/benchmarks.md" --png "$root/docs/benchmarks.png"
 echo "wrote docs/benchmarks.md and docs/benchmarks.png"
+goals

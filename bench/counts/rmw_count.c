@@ -17,11 +17,25 @@
  * except through retries, restarts and back-outs, which are reported.
  * "seed_2012_loop" is the seed's ready loop as it was (seed_baseline.h):
  * its missed_calls are calls that skipped a committed round.
+ *
+ * Then the withdrawal scenario ("withdrawals" in the same object; its
+ * rounds: --withdraw-rounds W, default 200): a group of N members (2, 4, 8
+ * with the futex strategy; 2 with spin), member N-1 held back outside the
+ * group until member 0 has withdrawn A times (A = 0 and 4) by the phase-1
+ * deadline (DEADLINE_NS after its call), the others waiting inside the
+ * round meanwhile; then every member completes the round.  The round cannot
+ * complete while member N-1 is out, so every deadline call withdraws.
+ * Printed per (strategy, members, aborts): "withdraw_rmw_per_abort" (RMWs
+ * of member 0's withdrawn calls / withdrawals) and "group_rmw_per_round"
+ * (RMWs of all members' other calls, summed over members, / rounds): the
+ * latter must not grow with A if no member does work per withdrawal.
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
 #endif
 
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +48,8 @@ static _Thread_local unsigned long rmw_count;
 #include "baseline/seed_baseline.h"
 
 #define MAXT 8
+/* Phase-1 deadline of each withdrawing call, ns after the call. */
+#define DEADLINE_NS 100000u
 
 static struct coupled_group group;
 static struct coupled_slot slots[MAXT];
@@ -42,6 +58,14 @@ static seed_atomic_u32 seed_stop;
 static unsigned long rounds = 20000;
 /* Rounds of the current measurement (fewer for pure spinning). */
 static unsigned long cur_rounds;
+static unsigned long withdraw_rounds = 200;
+/* Withdrawal scenario: aborts per round, and the round member N-1 may
+ * enter (plain C11 atomics: not counted, they are the scenario's, not the
+ * library's). */
+static unsigned long withdraw_aborts;
+static atomic_ulong release_round;
+/* No separator before the first withdrawal result. */
+static int withdraw_first = 1;
 
 struct worker {
 	pthread_t thread;
@@ -158,25 +182,135 @@ static int measure(int mode, uint32_t n, int first)
 	return 0;
 }
 
+struct wworker {
+	pthread_t thread;
+	uint32_t id, n;
+	unsigned long rmws, withdraw_rmws, withdrawals, failed;
+};
+
+static void *wworker_main(void *arg)
+{
+	struct wworker *w = (struct wworker *)arg;
+	struct coupled_abort_opts opts;
+	unsigned long i, a, before;
+	int r;
+
+	memset(&opts, 0, sizeof(opts));
+	rmw_count = 0;
+	for (i = 0; i < withdraw_rounds; i++) {
+		if (w->id == 0) {
+			for (a = 0; a < withdraw_aborts; a++) {
+				opts.deadline =
+					coupled_adapter_now(
+						coupled_group_adapter(&group)) +
+					DEADLINE_NS;
+				before = rmw_count;
+				r = coupled_enter_opts(&group, 0, 0,
+						       empty_action, NULL,
+						       &opts);
+				w->withdraw_rmws += rmw_count - before;
+				if (r == COUPLED_ABORT_TIMEOUT)
+					w->withdrawals++;
+				else
+					w->failed++;
+			}
+			atomic_store(&release_round, i + 1);
+		} else if (w->id == w->n - 1) {
+			while (atomic_load(&release_round) <= i)
+				sched_yield();
+		}
+		if (coupled_enter(&group, w->id, 0, empty_action, NULL) !=
+		    COUPLED_COMMITTED)
+			w->failed++;
+	}
+	w->rmws = rmw_count - w->withdraw_rmws;
+	return NULL;
+}
+
+/* The withdrawal scenario for one strategy, member count and abort count. */
+static int measure_withdraw(int strategy, uint32_t n, unsigned long aborts)
+{
+	struct wworker w[MAXT];
+	unsigned long rmws = 0, wrmws = 0, withdrawals = 0, failed = 0;
+	uint32_t i;
+
+	memset(w, 0, sizeof(w));
+	withdraw_aborts = aborts;
+	atomic_store(&release_round, 0ul);
+	coupled_group_init(&group, slots, n, n, NULL);
+	coupled_pthread_set_strategy(coupled_group_adapter(&group), strategy);
+	for (i = 0; i < n; i++) {
+		w[i].id = i;
+		w[i].n = n;
+		if (pthread_create(&w[i].thread, NULL, wworker_main, &w[i])) {
+			fprintf(stderr, "pthread_create failed\n");
+			return 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(w[i].thread, NULL);
+		rmws += w[i].rmws;
+		wrmws += w[i].withdraw_rmws;
+		withdrawals += w[i].withdrawals;
+		failed += w[i].failed;
+	}
+	if (failed) {
+		fprintf(stderr,
+			"withdraw %s/%u/%lu: %lu calls ended otherwise than "
+			"expected\n",
+			coupled_pthread_strategy_name(strategy), (unsigned)n,
+			aborts, failed);
+		return 1;
+	}
+	printf("%s    {\"strategy\": \"%s\", \"members\": %u, "
+	       "\"aborts_per_round\": %lu, \"rounds\": %lu, "
+	       "\"withdrawals\": %lu, \"withdraw_rmw_per_abort\": %.4f, "
+	       "\"group_rmw_per_round\": %.4f}",
+	       withdraw_first ? "" : ",\n",
+	       coupled_pthread_strategy_name(strategy), (unsigned)n, aborts,
+	       withdraw_rounds, withdrawals,
+	       withdrawals ? (double)wrmws / (double)withdrawals : 0.0,
+	       (double)rmws / (double)withdraw_rounds);
+	fflush(stdout);
+	withdraw_first = 0;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const uint32_t counts[] = { 1, 2, 4 };
 	static const int modes[] = { COUPLED_PTHREAD_SPIN,
 				     COUPLED_PTHREAD_FUTEX,
 				     COUPLED_PTHREAD_CONDVAR, -1, -2 };
+	/* The withdrawal scenario's cases. */
+	static const struct {
+		int strategy;
+		uint32_t n;
+	} wcases[] = { { COUPLED_PTHREAD_FUTEX, 2 },
+		       { COUPLED_PTHREAD_FUTEX, 4 },
+		       { COUPLED_PTHREAD_FUTEX, 8 },
+		       { COUPLED_PTHREAD_SPIN, 2 } };
 	size_t m, c;
 	int first = 1, i;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
 			rounds = strtoul(argv[++i], NULL, 10);
+		} else if (!strcmp(argv[i], "--withdraw-rounds") &&
+			   i + 1 < argc) {
+			withdraw_rounds = strtoul(argv[++i], NULL, 10);
 		} else {
-			fprintf(stderr, "usage: %s [--rounds R]\n", argv[0]);
+			fprintf(stderr,
+				"usage: %s [--rounds R] [--withdraw-rounds "
+				"W]\n",
+				argv[0]);
 			return 2;
 		}
 	}
 	if (rounds == 0)
 		rounds = 1;
+	if (withdraw_rounds == 0)
+		withdraw_rounds = 1;
 	printf("{\"rounds\": %lu, \"results\": [\n", rounds);
 	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
@@ -184,6 +318,13 @@ int main(int argc, char **argv)
 				return 1;
 			first = 0;
 		}
+	}
+	printf("\n], \"withdraw_deadline_ns\": %u, \"withdrawals\": [\n",
+	       DEADLINE_NS);
+	for (c = 0; c < sizeof(wcases) / sizeof(wcases[0]); c++) {
+		if (measure_withdraw(wcases[c].strategy, wcases[c].n, 0) ||
+		    measure_withdraw(wcases[c].strategy, wcases[c].n, 4))
+			return 1;
 	}
 	printf("\n]}\n");
 	return 0;

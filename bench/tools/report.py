@@ -6,7 +6,8 @@ and the latency plot.
 Usage: report.py --results DIR --md FILE --png FILE
 
 DIR holds machine.txt, gbench.json (Google Benchmark), rmw.json,
-insn.jsonl, many.json and harness.json, as written by run_bench.sh.
+insn.jsonl, many.json and harness.json, as written by run_bench.sh.  The
+fast-path goals' section comes from goals.py (same directory).
 """
 import argparse
 import json
@@ -504,6 +505,16 @@ def main():
           many["rounds"], fmt_ns(many["us_per_round"] * 1e3)))
           if many and many.get("ok") else "**not met** (see above)"))
     w("")
+
+    # --- the fast-path goals, judged by goals.py on the same results
+    import goals as fast_goals
+    L.extend(fast_goals.markdown(
+        fast_goals.evaluate(d), "bash bench/run_bench.sh",
+        "Run on %s; load average before / after %s / %s%s." % (
+            date, machine.get("loadavg_before", "?"),
+            machine.get("loadavg_after", "?"),
+            "; " + machine["note"] if machine.get("note") else "")))
+    L.extend(fast_goals.criteria_md())
 
     # --- harness
     w("## The bindings-free C harness")

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+"""goals.py - the fast-path goals, each reported as met or missed with the
+figures it was judged on, from one run of bench/run_bench.sh.
+
+Usage: goals.py --results DIR [--md FILE]
+
+DIR holds gbench.json (Google Benchmark), rmw.json (bench_rmw_count) and
+insn.jsonl (tools/callgrind_rounds.sh), as run_bench.sh writes them.  Prints
+one line per goal, "goal N: ...: met" or "...: missed", and writes
+DIR/goals.txt; with --md, also a Markdown section to FILE.  Exit status 0
+when every goal could be judged (met or missed alike: the goals are
+reported, not enforced), 1 when a figure is missing ("not measured").
+
+The goals and their criteria (docs/benchmarks.md explains each):
+  1. instructions per uncontended 1-member round (callgrind, library and
+     adapter): <= 40.
+  2. RMWs per participant per committed round at 2 and 4 participants:
+     <= 2 for spin, futex and condvar; <= 1 for spin (no member sleeps),
+     whose withdrawals cost <= 1 RMW each (the one CAS).
+  3. 2 threads, spin: median round <= 1.2x ck_barrier_centralized.
+  4. 4, 8 and 16 threads, futex: median round <= std::barrier's.
+  5. 4 members, futex: capacity 4,096 median round <= 1.10x capacity 4.
+  6. withdrawal O(1), futex, 2/4/8 members, member 0 withdrawing by
+     deadline while the others wait: (a) the withdrawing member's RMWs per
+     withdrawal vary by at most WITHDRAW_SPREAD across group sizes, and
+     (b) at every group size the rest of the group's RMWs per committed round
+     grow by less than OTHERS_PER_ABORT per withdrawal (4 withdrawals per
+     round against none).
+"""
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import fmt_ns, load_json, load_jsonl, medians  # noqa: E402
+
+INSN_MAX = 40
+RMW_MAX = 2.0
+RMW_SPIN_MAX = 1.0
+WITHDRAW_CAS = 1.0
+CK_RATIO_MAX = 1.2
+OVERSUB_THREADS = (4, 8, 16)
+CAPACITY_RATIO_MAX = 1.10
+WITHDRAW_MEMBERS = (2, 4, 8)
+WITHDRAW_SPREAD = 0.5
+OTHERS_PER_ABORT = 0.5
+EPS = 1e-9
+
+
+def status(ok):
+    if ok is None:
+        return "not measured"
+    return "met" if ok else "missed"
+
+
+def num(v, f="%.2f"):
+    return "n/a" if v is None else f % v
+
+
+def evaluate(d):
+    """A list of (number, line text without status, met/missed/None)."""
+    gb = load_json(os.path.join(d, "gbench.json"))
+    rmw = load_json(os.path.join(d, "rmw.json")) or {}
+    insn = {r["impl"]: r["insn_per_round"]
+            for r in load_jsonl(os.path.join(d, "insn.jsonl"))}
+    med = medians(gb)
+    ncpu = os.cpu_count() or 0
+    ctx = (gb or {}).get("context", {})
+    if ctx.get("num_cpus"):
+        ncpu = ctx["num_cpus"]
+
+    def m(fam, t):
+        return med[(fam, t)][0] if (fam, t) in med else None
+
+    goals = []
+
+    # 1: instructions per uncontended round.
+    ic = insn.get("coupled")
+    peers = ", ".join("%s %.0f" % (k, insn[k])
+                      for k in ("seed", "ck_centralized", "pthread_barrier")
+                      if k in insn)
+    goals.append((1, "uncontended 1-member round (callgrind, library and "
+                  "adapter): coupled %s instructions%s (goal <= %d)"
+                  % (num(ic, "%.0f"), ", " + peers if peers else "",
+                     INSN_MAX),
+                  None if ic is None else ic <= INSN_MAX + EPS))
+
+    # 2: RMWs per participant per committed round; spin withdrawals.
+    rows = {(r["impl"], r["threads"]): r["rmw_per_round"]
+            for r in rmw.get("results", [])}
+    parts, ok2 = [], True
+    for s in ("spin", "futex", "condvar"):
+        lim = RMW_SPIN_MAX if s == "spin" else RMW_MAX
+        vals = [rows.get(("coupled/" + s, t)) for t in (2, 4)]
+        parts.append("%s %s/%s (goal <= %g)" % (s, num(vals[0]), num(vals[1]),
+                                                 lim))
+        for v in vals:
+            if v is None:
+                ok2 = None
+            elif ok2 is not None and v > lim + EPS:
+                ok2 = False
+    wd = {(w["strategy"], w["members"], w["aborts_per_round"]): w
+          for w in rmw.get("withdrawals", [])}
+    sw = wd.get(("spin", 2, 4))
+    sw_v = sw["withdraw_rmw_per_abort"] if sw and sw["withdrawals"] else None
+    if sw_v is None:
+        ok2 = None
+    elif ok2 is not None and sw_v > WITHDRAW_CAS + EPS:
+        ok2 = False
+    goals.append((2, "RMWs per participant per committed round at 2/4 "
+                  "participants: %s; spin withdrawal %s RMWs (goal <= %g)"
+                  % ("; ".join(parts), num(sw_v), WITHDRAW_CAS), ok2))
+
+    # 3: 2 threads spin against ck centralized.
+    c, k = m("coupled_round/spin", 2), m("ck_centralized", 2)
+    r = c / k if c is not None and k else None
+    goals.append((3, "2 threads spin: coupled %s, ck centralized %s, ratio "
+                  "%sx (goal <= %gx)" % (fmt_ns(c), fmt_ns(k), num(r),
+                                         CK_RATIO_MAX),
+                  None if r is None else r <= CK_RATIO_MAX + EPS))
+
+    # 4: oversubscribed futex against std::barrier.
+    parts, ok4 = [], True
+    for t in OVERSUB_THREADS:
+        c, b = m("coupled_round/futex", t), m("std_barrier", t)
+        r = c / b if c is not None and b else None
+        parts.append("%d thr coupled %s, std::barrier %s, ratio %sx"
+                     % (t, fmt_ns(c), fmt_ns(b), num(r)))
+        if r is None:
+            ok4 = None
+        elif ok4 is not None and r > 1.0 + EPS:
+            ok4 = False
+    goals.append((4, "futex on %s CPUs: %s (goal <= 1.00x each)"
+                  % (ncpu or "?", "; ".join(parts)), ok4))
+
+    # 5: sparse group.
+    big, small = (m("coupled_capacity/4096/futex", 4),
+                  m("coupled_capacity/4/futex", 4))
+    r = big / small if big is not None and small else None
+    goals.append((5, "4 members, futex: capacity 4096 %s, capacity 4 %s, "
+                  "ratio %sx (goal <= %.2fx)" % (fmt_ns(big), fmt_ns(small),
+                                                 num(r), CAPACITY_RATIO_MAX),
+                  None if r is None else r <= CAPACITY_RATIO_MAX + EPS))
+
+    # 6: withdrawal cost.
+    per_abort, growth, ok6 = [], [], True
+    for n in WITHDRAW_MEMBERS:
+        w0, w4 = wd.get(("futex", n, 0)), wd.get(("futex", n, 4))
+        if not w0 or not w4 or not w4["withdrawals"]:
+            per_abort.append(None)
+            growth.append(None)
+            ok6 = None
+            continue
+        per_abort.append(w4["withdraw_rmw_per_abort"])
+        growth.append((w4["group_rmw_per_round"] - w0["group_rmw_per_round"])
+                      / w4["aborts_per_round"])
+    if ok6 is not None:
+        spread = max(per_abort) - min(per_abort)
+        ok6 = (spread <= WITHDRAW_SPREAD + EPS
+               and all(g < OTHERS_PER_ABORT for g in growth))
+    goals.append((6, "withdrawal by deadline while the others wait, futex, "
+                  "%s members: withdrawing member %s RMWs per withdrawal "
+                  "(goal: spread <= %g), rest of the group %s RMWs per "
+                  "committed round per extra withdrawal (goal < %g each)"
+                  % ("/".join(str(n) for n in WITHDRAW_MEMBERS),
+                     "/".join(num(v) for v in per_abort), WITHDRAW_SPREAD,
+                     "/".join(num(v, "%+.2f") for v in growth),
+                     OTHERS_PER_ABORT), ok6))
+    return goals
+
+
+def lines(goals):
+    return ["goal %d: %s: %s" % (n, text, status(ok)) for n, text, ok in goals]
+
+
+def markdown(goals, command, note):
+    L = ["## Fast-path goals (issue 16's targets): today's figures", ""]
+    L.append("Judged by `bench/tools/goals.py` on the results of one run "
+             "of `%s`: every ratio compares cases measured in that same run.  "
+             "The goals are reported, not enforced: a missed goal does not "
+             "fail the run, a figure that could not be measured does.%s"
+             % (command, "  " + note if note else ""))
+    L.append("")
+    L.append("```")
+    L.extend(lines(goals))
+    L.append("```")
+    L.append("")
+    return L
+
+
+def criteria_md():
+    """How each goal is measured and judged, as Markdown."""
+    return [
+        "How each goal is measured and judged (`bench/tools/goals.py`):",
+        "",
+        "1. `bench_insn_count coupled R` (one member, spin strategy, empty "
+        "action) under callgrind for two values of R; the difference of the "
+        "totals over the difference of R is instructions per round, library "
+        "and adapter included.  Met if at most %d." % INSN_MAX,
+        "2. `bench_rmw_count`: every RMW of the library and the pthread "
+        "adapter bumps a thread-local counter (`COUPLED_ATOMIC_ON_RMW()`); "
+        "all threads' RMWs over (threads x committed rounds), at 2 and 4 "
+        "participants.  Met if at most %g for futex and condvar and at most "
+        "%g for spin (no member sleeps), and if a spin-strategy withdrawal "
+        "(the scenario of goal 6, 2 members) costs the withdrawing member at "
+        "most %g RMW: withdrawals are counted apart from committed rounds."
+        % (RMW_MAX, RMW_SPIN_MAX, WITHDRAW_CAS),
+        "3. Google Benchmark medians of `ns_per_round`, same run: "
+        "`coupled_round/spin` against `ck_centralized`, 2 threads.  Met if "
+        "the ratio is at most %g." % CK_RATIO_MAX,
+        "4. Same run: `coupled_round/futex` against `std_barrier` at 4, 8 "
+        "and 16 threads (one participant each, on the machine's CPUs, 2 on "
+        "this project's machine).  Met if every ratio is at most 1.",
+        "5. Same run: `coupled_capacity/4096/futex` against "
+        "`coupled_capacity/4/futex`, 4 threads, the first 4 slots members.  "
+        "Met if the sparse group's round takes at most %.2fx the dense one's "
+        "(a sparse group that is faster also meets it)." % CAPACITY_RATIO_MAX,
+        "6. `bench_rmw_count`'s withdrawal scenario, futex strategy, groups "
+        "of 2, 4 and 8: member N-1 stays out of the group until member 0 has "
+        "withdrawn A times by its phase-1 deadline (100 us after each call) "
+        "while members 1..N-2 wait in the round; then all complete the "
+        "round.  Counted: the RMWs of member 0's withdrawn calls per "
+        "withdrawal, and the RMWs of every other call of the group per "
+        "committed round, with A = 4 and A = 0.  Met if (a) the "
+        "withdrawing member's RMWs per withdrawal differ by at most %g "
+        "between group sizes (O(1) in the member count) and (b) at every "
+        "group size the rest of the group's RMWs per committed round grow by "
+        "less than %g per withdrawal (work proportional to the withdrawals "
+        "would add at least 1)." % (WITHDRAW_SPREAD, OTHERS_PER_ABORT),
+        "",
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--md", help="also write a Markdown section here")
+    ap.add_argument("--command", default="bash bench/run_bench.sh")
+    ap.add_argument("--note", default="")
+    a = ap.parse_args()
+    goals = evaluate(a.results)
+    out = lines(goals)
+    print("\n".join(out))
+    with open(os.path.join(a.results, "goals.txt"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    if a.md:
+        with open(a.md, "w") as f:
+            f.write("\n".join(markdown(goals, a.command, a.note)))
+    missing = [n for n, _, ok in goals if ok is None]
+    if missing:
+        print("goals.py: not measured: goal %s"
+              % ", ".join(str(n) for n in missing), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
