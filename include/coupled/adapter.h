@@ -56,4 +56,38 @@
 #define COUPLED_ADAPTER_HAS_CONTEXT 0
 #endif
 
+/*
+ * What the adapter's wake-ups can do picks the protocol (coupled/protocol.h):
+ * an adapter defines COUPLED_ADAPTER_WAKE_CAN_BE_LOST to 0 when a wake-up
+ * sent after coupled_adapter_wait_prepare() always ends the matching wait
+ * and leaves nothing pending behind (the direct protocol), to 1 when a
+ * member must be known awake before a round commits (the settled one).  An
+ * adapter that says nothing gets the settled protocol, which is correct for
+ * both.  A build may force one with COUPLED_PROTOCOL_SETTLED or
+ * COUPLED_PROTOCOL_DIRECT defined to 1.
+ */
+#ifndef COUPLED_ADAPTER_WAKE_CAN_BE_LOST
+#define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 1
+#endif
+#if defined(COUPLED_PROTOCOL_SETTLED) && defined(COUPLED_PROTOCOL_DIRECT)
+#if COUPLED_PROTOCOL_SETTLED && COUPLED_PROTOCOL_DIRECT
+#error "define one of COUPLED_PROTOCOL_SETTLED and COUPLED_PROTOCOL_DIRECT"
+#endif
+#endif
+#if defined(COUPLED_PROTOCOL_DIRECT) && !defined(COUPLED_PROTOCOL_SETTLED)
+#define COUPLED_PROTOCOL_SETTLED (!(COUPLED_PROTOCOL_DIRECT))
+#endif
+#ifndef COUPLED_PROTOCOL_SETTLED
+#define COUPLED_PROTOCOL_SETTLED COUPLED_ADAPTER_WAKE_CAN_BE_LOST
+#endif
+#if !COUPLED_PROTOCOL_SETTLED && COUPLED_ADAPTER_WAKE_CAN_BE_LOST
+#error "the direct protocol needs an adapter whose wake-ups cannot be lost (COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0)"
+#endif
+/* The protocol's name, for reports. */
+#if COUPLED_PROTOCOL_SETTLED
+#define COUPLED_PROTOCOL_NAME "settled"
+#else
+#define COUPLED_PROTOCOL_NAME "direct"
+#endif
+
 #endif /* COUPLED_ADAPTER_H */

@@ -14,10 +14,11 @@
  *
  * This file is the whole API: the types, the return codes (coupled/errno.h)
  * and every function a user calls, with its contract.  The bodies follow in
- * the headers included at the end: coupled/protocol.h (the round, one
- * function per phase, the phase list at its top), membership.h, action.h,
- * group.h and stats.h; docs/design.md argues every memory order.  The
- * platform is an adapter chosen at compile time (coupled/adapter.h).
+ * the headers included at the end: coupled/protocol.h (the round, and the
+ * choice between its two variants, coupled/direct.h and coupled/settled.h,
+ * by what the adapter's wake-ups can do), membership.h, action.h, group.h
+ * and stats.h; docs/design.md argues every memory order.  The platform is an
+ * adapter chosen at compile time (coupled/adapter.h).
  *
  * Freestanding: no libc, no allocation, no threads; storage is the caller's.
  */
@@ -77,8 +78,9 @@ typedef int32_t (*coupled_reduce_fn)(int32_t acc, int32_t request);
 /**
  * struct coupled_abort_opts - optional abort sources of one coupled_enter()
  * @deadline: absolute coupled_adapter_now() time after which a participant
- *            still in phase 1 gives up with COUPLED_ABORT_TIMEOUT; 0 for none
- * @should_abort: polled in phases 1 and 2; true aborts with
+ *            still waiting for the others gives up with
+ *            COUPLED_ABORT_TIMEOUT (settled: in phase 1 only); 0 for none
+ * @should_abort: polled while waiting for the others; true aborts with
  *                COUPLED_ABORT_CALLER where an abort is still possible
  * @abort_arg: first argument of @should_abort
  */
@@ -90,14 +92,17 @@ struct coupled_abort_opts {
 
 /**
  * struct coupled_stats - counters of one participant or of a whole group
- * @attempts: arrivals in phase 1: one per increment of the waiting count,
+ * @attempts: arrivals: one per increment of the arrival (direct) or waiting
+ *            (settled) count,
  *            i.e. per attempt, restarts included, and also an arrival
  *            that then sees a membership change and aborts (a call refused
  *            before it arrives is not counted)
  * @commits: committed rounds
  * @aborts: aborted calls, indexed by COUPLED_ABORT_* reason
- * @retries: back-outs from the ready phase to the waiting phase
- * @restarts: lost-wake restarts (decided by a closer that found a pending poke)
+ * @retries: back-outs from the ready phase to the waiting phase (settled
+ *           protocol only; always 0 in the direct one)
+ * @restarts: lost-wake restarts (decided by a closer that found a pending
+ *            poke; settled protocol only)
  */
 struct coupled_stats {
 	uint32_t attempts;
@@ -116,11 +121,16 @@ struct coupled_stats {
  * each and why its memory orders suffice).
  */
 struct coupled_slot {
-	coupled_atomic_u32 member;       /* 1 while the id is a member */
-	coupled_atomic_i32 request;      /* the request of the current call */
+	coupled_atomic_u32 member;  /* 1 while the id is a member */
+	coupled_atomic_u32 roster;  /* the id of the member at this index of
+				     * the dense member list (membership.h) */
+	uint32_t roster_pos;        /* this id's index there; changers only */
+	coupled_atomic_i32 request; /* the request of the current call */
+#if COUPLED_PROTOCOL_SETTLED
 	coupled_atomic_u32 poke_seq;     /* pokes sent to this participant */
 	coupled_atomic_u32 poke_handled; /* the last poke_seq the owner handled */
-	coupled_atomic_u32 ack;    /* generation of the last decision seen */
+	coupled_atomic_u32 ack; /* generation of the last decision seen */
+#endif
 	coupled_atomic_u32 inside; /* 1 while the owner is inside a call */
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	coupled_atomic_u32 ctx; /* the adapter's id of that context */
@@ -136,13 +146,16 @@ struct coupled_slot {
  * fields are private to the library.
  */
 struct coupled_group {
-	coupled_atomic_u32 counts;    /* the packed word (coupled/word.h) */
-	coupled_atomic_u32 members;   /* member count; written under prevent */
-	coupled_atomic_u32 prevent;   /* 1 while a membership change runs */
-	coupled_atomic_u32 round_gen; /* generation of the last decision */
-	coupled_atomic_u32 round_outcome; /* that decision */
-	coupled_atomic_i32 round_param;   /* that round's reduced request */
+	coupled_atomic_u32 counts;  /* the protocol's word: coupled/word.h
+				     * (settled) or coupled/direct.h */
+	coupled_atomic_u32 members; /* member count; written by changes */
+	coupled_atomic_u32 round_gen;   /* generation of the last decision */
+	coupled_atomic_i32 round_param; /* that round's reduced request */
+#if COUPLED_PROTOCOL_SETTLED
+	coupled_atomic_u32 prevent;       /* 1 while a membership change runs */
+	coupled_atomic_u32 round_outcome; /* the last decision */
 	coupled_atomic_u32 exit_gate;     /* generation whose exit is open */
+#endif
 	coupled_atomic_u32 barrier_count; /* coupled_barrier() arrivals */
 	coupled_atomic_u32 barrier_sense; /* coupled_barrier() generation */
 	coupled_atomic_u32 vote[2];       /* the two alternating vote slots */
@@ -386,8 +399,8 @@ static inline int coupled_group_set_generation(struct coupled_group *g,
 					       uint32_t generation);
 
 /* The bodies of the functions above. */
-#include "group.h"
 #include "protocol.h"
+#include "group.h"
 #include "membership.h"
 #include "action.h"
 

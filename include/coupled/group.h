@@ -40,11 +40,13 @@ static inline int coupled_group_init(struct coupled_group *g,
 	 */
 	coupled_atomic_init(&g->counts, 0u);
 	coupled_atomic_init(&g->members, initial_members);
-	coupled_atomic_init(&g->prevent, 0u);
 	coupled_atomic_init(&g->round_gen, 0u);
-	coupled_atomic_init(&g->round_outcome, 0u);
 	coupled_atomic_init(&g->round_param, 0);
+#if COUPLED_PROTOCOL_SETTLED
+	coupled_atomic_init(&g->prevent, 0u);
+	coupled_atomic_init(&g->round_outcome, 0u);
 	coupled_atomic_init(&g->exit_gate, 0u);
+#endif
 	coupled_atomic_init(&g->barrier_count, 0u);
 	coupled_atomic_init(&g->barrier_sense, 0u);
 	coupled_atomic_init(&g->vote[0], 0u);
@@ -58,10 +60,15 @@ static inline int coupled_group_init(struct coupled_group *g,
 		struct coupled_slot *s = &slots[i];
 
 		coupled_atomic_init(&s->member, i < initial_members ? 1u : 0u);
+		/* The roster starts as 0..initial_members-1, in order. */
+		coupled_atomic_init(&s->roster, i);
+		s->roster_pos = i;
 		coupled_atomic_init(&s->request, 0);
+#if COUPLED_PROTOCOL_SETTLED
 		coupled_atomic_init(&s->poke_seq, 0u);
 		coupled_atomic_init(&s->poke_handled, 0u);
 		coupled_atomic_init(&s->ack, 0u);
+#endif
 		coupled_atomic_init(&s->inside, 0u);
 #if COUPLED_ADAPTER_HAS_CONTEXT
 		coupled_atomic_init(&s->ctx, 0u);
@@ -79,8 +86,9 @@ static inline int coupled_group_init(struct coupled_group *g,
  * million rounds a second wraps it in 72 minutes.  This call lets a test
  * reach any generation at once, without deciding the rounds: @g becomes what
  * it would be after rounds up to @generation had been decided with its
- * current members.  The generation of the last decision, the exit gate and
- * every member's acknowledgement become @generation.  A non-member's
+ * current members.  The generation of the last decision becomes
+ * @generation; in the settled protocol so do the exit gate and every
+ * member's acknowledgement.  A non-member's
  * acknowledgement is left as it is, as it would be after any number of
  * rounds without that id: 0 for an id that was never a member, the
  * generation of its last round for one that left.  So a test can build
@@ -112,18 +120,27 @@ static inline int coupled_group_set_generation(struct coupled_group *g,
 	 * and not shared concurrently (see Context); the checks only refuse
 	 * a call that breaks that rule in a way visible from here.
 	 */
+#if COUPLED_PROTOCOL_SETTLED
 	if (coupled_load(&g->counts, COUPLED_RELAXED) ||
 	    coupled_load(&g->prevent, COUPLED_RELAXED))
 		return COUPLED_EBUSY;
+#else
+	/* The direct word's generation field may hold anything at rest. */
+	if (coupled_load(&g->counts, COUPLED_RELAXED) &
+	    ~COUPLED__DIRECT_GEN_MASK)
+		return COUPLED_EBUSY;
+#endif
 	for (i = 0; i < g->capacity; i++)
 		if (coupled_load(&g->slots[i].inside, COUPLED_RELAXED))
 			return COUPLED_EBUSY;
 	coupled_store(&g->round_gen, generation, COUPLED_RELAXED);
+#if COUPLED_PROTOCOL_SETTLED
 	coupled_store(&g->exit_gate, generation, COUPLED_RELAXED);
 	for (i = 0; i < g->capacity; i++)
 		if (coupled_load(&g->slots[i].member, COUPLED_RELAXED))
 			coupled_store(&g->slots[i].ack, generation,
 				      COUPLED_RELAXED);
+#endif
 	return 0;
 }
 

@@ -10,6 +10,10 @@
 #ifndef COUPLED_HOOK_H
 #define COUPLED_HOOK_H
 
+/*
+ * Both protocols pass ARRIVE, PHASE1_SLEEP, DECIDED, EXITED, MEMBERSHIP and
+ * LEAVE_DRAIN; the others belong to one of them (coupled/protocol.h).
+ */
 enum coupled_hook_point {
 	COUPLED_HOOK_ARRIVE,       /* before counting as waiting */
 	COUPLED_HOOK_LAST_ARRIVER, /* counted as the last arriver, before poking */
@@ -25,7 +29,10 @@ enum coupled_hook_point {
 	COUPLED_HOOK_GATE_WAIT,    /* each turn of the wait to leave a decided
 				      * round (closer: for the acks; others:
 				      * for the exit gate) */
-	COUPLED_HOOK_EXIT_WAIT     /* each turn of the wait for ready == 0 */
+	COUPLED_HOOK_EXIT_WAIT,    /* each turn of the wait for ready == 0 */
+	COUPLED_HOOK_COMPLETE,     /* direct: the completer, before it reduces
+				    * and publishes the round */
+	COUPLED_HOOK_WITHDRAW      /* direct: before trying to withdraw */
 };
 
 #ifndef COUPLED_HOOK

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * coupled/membership.h - membership changes: coupled_join() and
- * coupled_leave() (documented in coupled/coupled.h), and the two halves
- * every change runs between, coupled__membership_begin() and
- * coupled__membership_end().
+ * coupled_leave() (documented in coupled/coupled.h) and the roster, the
+ * dense list of member ids the protocol walks.
  *
- * A change takes the group's prevent flag, which stops new rounds: entrants
- * see it and abort (the Dekker pair with phase 0, coupled/protocol.h), and
- * participants resting in phase 1 are poked so that they see it too.  Once
- * nobody counts as waiting, the member flags and count are stable and only
- * the changer writes them; releasing prevent publishes them to the next
- * entrants.
+ * A change runs between coupled__membership_begin() and
+ * coupled__membership_end(), which the protocol variant defines
+ * (coupled/settled.h, coupled/direct.h): begin stops new rounds, makes the
+ * participants resting in a round see it and give up, and waits until
+ * nobody counts in a round; then the member flags, the count and the roster
+ * are stable and only the changer writes them; end publishes them to the
+ * next entrants.
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
@@ -52,48 +52,56 @@ static inline bool coupled__caller_inside(struct coupled_group *g)
 }
 
 /**
- * coupled__membership_begin() - stop rounds and wait until nobody waits
- * @g: the group
+ * coupled__roster_add() - append an id to the roster, count it
+ * @g: the group, the change's prevent held and nobody waiting
+ * @id: the new member, not in the roster
  *
- * Takes prevent (also the lock between changers), pokes every member so that
- * those resting in phase 1 see it and abort, then waits until the waiting
- * count drops to 0.  A round that already reached all-ready finishes first.
+ * The roster is the dense list of member ids: slot k's roster field names
+ * the k-th member, k < members, and an id's roster_pos is its index.  The
+ * protocol walks it instead of the capacity.  Only changers write it, with
+ * nobody counted in a round; the end of the change publishes it.
+ *
+ * Context: coupled_join(), between coupled__membership_begin() and _end().
  */
-static inline void coupled__membership_begin(struct coupled_group *g)
+static inline void coupled__roster_add(struct coupled_group *g, uint32_t id)
 {
-	uint32_t expected = 0;
+	/* relaxed: only changers write the count, one at a time. */
+	uint32_t n = coupled_load(&g->members, COUPLED_RELAXED);
 
 	/*
-	 * seq_cst on success: the Dekker pair with the arrival in
-	 * coupled__phase_entry()
-	 * and its seq_cst load of prevent.  relaxed on failure: we retry.
+	 * relaxed: published to the next round by the release that ends
+	 * the change (coupled__membership_end()).
 	 */
-	while (!coupled_cas(&g->prevent, &expected, 1u, COUPLED_SEQ_CST,
-			    COUPLED_RELAXED)) {
-		expected = 0;
-		coupled_adapter_relax(&g->adapter);
-	}
-	coupled__poke_members(g, g->capacity);
+	coupled_store(&g->slots[n].roster, id, COUPLED_RELAXED);
+	g->slots[id].roster_pos = n;
 	/*
-	 * seq_cst: second half of the Dekker pair (it is also an acquire,
-	 * pairing with the release of leave-waiting and done).
+	 * release: the protocol reads the count after the end of the change,
+	 * but coupled_group_members() reads it directly, with acquire.
 	 */
-	while (coupled_word_waiting(coupled_load(&g->counts, COUPLED_SEQ_CST)))
-		coupled_adapter_relax(&g->adapter);
-	COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_MEMBERSHIP);
+	coupled_store(&g->members, n + 1u, COUPLED_RELEASE);
 }
 
 /**
- * coupled__membership_end() - let rounds run again
- * @g: the group
+ * coupled__roster_remove() - take an id out of the roster, uncount it
+ * @g: the group, the change's prevent held and nobody waiting
+ * @id: a member, in the roster
+ *
+ * The last entry moves into the hole: O(1), the roster stays dense.
+ *
+ * Context: coupled_leave(), between coupled__membership_begin() and _end().
  */
-static inline void coupled__membership_end(struct coupled_group *g)
+static inline void coupled__roster_remove(struct coupled_group *g, uint32_t id)
 {
-	/*
-	 * release: pairs with the entrants' seq_cst/acquire loads of
-	 * prevent, publishing the new member flags and count.
-	 */
-	coupled_store(&g->prevent, 0u, COUPLED_RELEASE);
+	/* relaxed, the loads: only changers write these, one at a time. */
+	uint32_t n = coupled_load(&g->members, COUPLED_RELAXED);
+	uint32_t pos = g->slots[id].roster_pos;
+	uint32_t last = coupled_load(&g->slots[n - 1u].roster, COUPLED_RELAXED);
+
+	/* relaxed: published as in coupled__roster_add(). */
+	coupled_store(&g->slots[pos].roster, last, COUPLED_RELAXED);
+	g->slots[last].roster_pos = pos;
+	/* release: as in coupled__roster_add(), for the queries. */
+	coupled_store(&g->members, n - 1u, COUPLED_RELEASE);
 }
 
 static inline int coupled_join(struct coupled_group *g, uint32_t id)
@@ -126,29 +134,8 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 		 * sees what the joiner did before coupled_join().
 		 */
 		coupled_store(&g->slots[id].member, 1u, COUPLED_RELEASE);
-		coupled_store(&g->members,
-			      coupled_load(&g->members, COUPLED_RELAXED) + 1u,
-			      COUPLED_RELEASE);
-		/*
-		 * The joiner acknowledges the last decision, as every member
-		 * has at rest: its old value (0 for an id that was never a
-		 * member, its last round's generation for one that left)
-		 * could equal the next round's generation after the 32-bit
-		 * wrap and pass the closer's check in coupled__phase_exit() before
-		 * the joiner saw that round's decision.
-		 * relaxed, the load: no round is being decided or exited (a
-		 * change holds prevent and saw waiting == 0 with seq_cst,
-		 * which also acquired every done, so the last closer's store
-		 * of round_gen happens before this load).
-		 * relaxed, the store: published by the release of prevent in
-		 * coupled__membership_end(), which pairs with the entrants'
-		 * seq_cst load of prevent, before any closer's scan of acks;
-		 * the joiner's own later acks are ordered after it the same
-		 * way.
-		 */
-		coupled_store(&g->slots[id].ack,
-			      coupled_load(&g->round_gen, COUPLED_RELAXED),
-			      COUPLED_RELAXED);
+		coupled__roster_add(g, id);
+		coupled__membership_joined(g, id);
 	}
 	coupled__membership_end(g);
 	return ret;
@@ -177,10 +164,7 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		 * of inside and load of member (see there).
 		 */
 		coupled_store(&g->slots[id].member, 0u, COUPLED_SEQ_CST);
-		/* release: as in coupled_join(), for the queries. */
-		coupled_store(&g->members,
-			      coupled_load(&g->members, COUPLED_RELAXED) - 1u,
-			      COUPLED_RELEASE);
+		coupled__roster_remove(g, id);
 		/*
 		 * seq_cst: the other half of that pair; also an acquire of
 		 * the call's final release store of inside.  A call still

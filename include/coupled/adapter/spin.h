@@ -24,6 +24,10 @@
 #include "../types.h"
 
 #define COUPLED_ADAPTER_NAME "spin"
+/*
+ * Wake-ups: a spinning waiter sees every change of the word itself.
+ */
+#define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0
 /* No clock: coupled_enter_opts() refuses a deadline. */
 #define COUPLED_ADAPTER_HAS_CLOCK 0
 

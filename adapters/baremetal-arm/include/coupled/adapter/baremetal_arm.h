@@ -74,6 +74,10 @@
 #include <coupled/types.h>
 
 #define COUPLED_ADAPTER_NAME "baremetal-arm"
+/*
+ * Wake-ups: with the WFI strategy a wake is a software-generated interrupt that can stay pending into the action.
+ */
+#define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 1
 
 /* --- the instructions -------------------------------------------------------- */
 

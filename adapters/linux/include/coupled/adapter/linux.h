@@ -80,6 +80,10 @@
 /* ------------------------------------------------------------------------ */
 
 #define COUPLED_ADAPTER_NAME "linux"
+/*
+ * Wake-ups: a poke is an IPI that stays pending while the CPU has interrupts off: the settled protocol makes sure every CPU handled its poke before the round commits.
+ */
+#define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 1
 /* coupled_adapter_now() is ktime_get_mono_fast_ns(): nanoseconds. */
 #define COUPLED_ADAPTER_HAS_CLOCK 1
 

@@ -62,6 +62,10 @@
 #include <coupled/types.h>
 
 #define COUPLED_ADAPTER_NAME "pthread"
+/*
+ * Wake-ups: every strategy counts wakes in a sequence the waiter compares (futex, condvar) or never sleeps (spin).
+ */
+#define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0
 /* coupled_adapter_now() is CLOCK_MONOTONIC in nanoseconds. */
 #define COUPLED_ADAPTER_HAS_CLOCK 1
 /* coupled_adapter_context(): the kernel's thread id, where there is one. */

@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * coupled/direct.h - the direct protocol: a round in one counting step, for
+ * adapters whose wake-ups cannot be lost (COUPLED_ADAPTER_WAKE_CAN_BE_LOST
+ * 0: spinning, futex, condition variables, WFE/SEV).  Selected by
+ * coupled/protocol.h, which documents both protocols side by side.
+ *
+ * The group's word (g->counts) packs three fields:
+ *
+ *    31                   17   16   15               0
+ *   +-----------------------+------+------------------+
+ *   |  generation (15 bits) | stop |  arrivals (16)   |
+ *   +-----------------------+------+------------------+
+ *
+ * arrivals  members counted in the current round, at most 65,535;
+ * stop      set while a membership change runs: nobody can complete a
+ *           round, every arrival gives up;
+ * generation the round's number modulo 2^15.  A member that arrived in
+ *           generation G cannot miss more than one step: the next round
+ *           needs its own arrival.  So any change of the field tells it
+ *           that its round committed.  (The 32-bit generation an action
+ *           sees is g->round_gen, written by the completer.)
+ *
+ * A call:
+ *  1. arrive  coupled__direct_arrive(): publish the request, then one
+ *             acq_rel increment of the arrivals.  If stop was set the call
+ *             withdraws and gives up at once.
+ *  2. commit  the arrival that makes the count equal to the member count,
+ *             with stop clear, is the round's commit point; that member is
+ *             the *completer* (coupled__direct_complete()).  From here on
+ *             the word is frozen: nobody may withdraw, no change may set
+ *             stop, and nobody else can arrive (all members have).  The
+ *             completer reduces the requests over the roster, publishes
+ *             the parameter and the 32-bit generation, and with one release
+ *             store empties the count and starts the next generation, then
+ *             wakes the others.
+ *  3. wait    everyone else (coupled__direct_wait()) rests in the adapter's
+ *             safe state until the generation moves.  Work pending, the
+ *             caller's abort, the deadline or stop make it try to withdraw:
+ *             one CAS that takes its arrival back, refused once the count
+ *             is complete or the generation moved.  A refused withdrawal
+ *             means the round committed: the member takes part.
+ *  4. action  every member runs the action once with the same parameter;
+ *             coupled_barrier() and coupled_vote() work inside.  Nobody
+ *             waits for anybody on the way out: the next round needs
+ *             everybody's next arrival anyway.
+ *
+ * Irrevocable commit: the completing increment freezes the word until the
+ * completer's release store, and that store moves the generation, so every
+ * withdrawal CAS that could follow fails.  All or none: a member runs the
+ * action only after a committed round, and a round commits only with every
+ * member's arrival counted.  No stale member count: a change sets stop only
+ * while the count is not complete, waits for the count to drain to 0, and
+ * only then changes the members.
+ *
+ * Who writes each field of the direct protocol:
+ *   counts             arrivals and withdrawals (RMWs); membership changes
+ *                      (CAS, setting and clearing stop); the completer (one
+ *                      store, while the word is frozen)
+ *   round_gen, round_param   the completer, while the word is frozen
+ */
+#include "coupled.h" /* first: this file is part of coupled/coupled.h */
+
+#ifndef COUPLED_DIRECT_H
+#define COUPLED_DIRECT_H
+
+/* The fields of the direct word (see the top of this file). */
+#define COUPLED__DIRECT_ARRIVALS_MASK 0xffffu
+#define COUPLED__DIRECT_STOP (1u << 16)
+#define COUPLED__DIRECT_GEN_ONE (1u << 17)
+#define COUPLED__DIRECT_GEN_MASK (~(COUPLED__DIRECT_GEN_ONE - 1u))
+
+/**
+ * coupled__direct_arrivals() - the arrival count of a word value
+ * @w: a value of the direct word
+ *
+ * Return: the low 16 bits.
+ */
+static inline uint32_t coupled__direct_arrivals(uint32_t w)
+{
+	return w & COUPLED__DIRECT_ARRIVALS_MASK;
+}
+
+/**
+ * coupled__direct_complete_word() - is a word value a committed round?
+ * @w: a value of the direct word
+ * @n: the round's member count
+ *
+ * Return: true if every member arrived and no change stopped the round: the
+ * word is frozen until the completer's store.
+ */
+static inline bool coupled__direct_complete_word(uint32_t w, uint32_t n)
+{
+	return !(w & COUPLED__DIRECT_STOP) && coupled__direct_arrivals(w) == n;
+}
+
+/**
+ * coupled__direct_withdraw() - take the caller's arrival back
+ * @g: the group
+ * @gen: the generation field of the caller's round
+ * @n: the round's member count
+ *
+ * One CAS in the common case.  Refused once the round committed: when the
+ * count is complete (the completer has not stored yet) or the generation
+ * moved.
+ *
+ * Context: the caller counts as arrived in generation @gen.
+ * Return: true if the caller no longer counts; false if the round committed
+ * and the caller must take part.
+ */
+static inline bool coupled__direct_withdraw(struct coupled_group *g,
+					    uint32_t gen, uint32_t n)
+{
+	/* relaxed: a first guess for the CAS below, which re-checks. */
+	uint32_t w = coupled_load(&g->counts, COUPLED_RELAXED);
+
+	for (;;) {
+		if ((w & COUPLED__DIRECT_GEN_MASK) != gen ||
+		    coupled__direct_complete_word(w, n))
+			return false;
+		/*
+		 * release on success: pairs with the acquire load of a
+		 * membership change waiting for the count to drain, so this
+		 * call's reads of the membership happen before the change.
+		 * relaxed on failure: the loop re-checks, and a refusal is
+		 * followed by the caller's acquire wait for the generation.
+		 */
+		if (coupled_cas(&g->counts, &w, w - 1u, COUPLED_RELEASE,
+				COUPLED_RELAXED))
+			return true;
+	}
+}
+
+/**
+ * coupled__direct_complete() - the completer publishes a committed round
+ * @g: the group
+ * @self: the completer
+ * @n: the round's member count
+ * @w: the word's value just after the completing increment
+ *
+ * Context: only the member whose increment completed the count; the word is
+ * frozen, every other member is waiting for the generation to move.
+ */
+static inline void coupled__direct_complete(struct coupled_group *g,
+					    uint32_t self, uint32_t n,
+					    uint32_t w)
+{
+	uint32_t k;
+	int32_t acc = 0;
+
+	COUPLED_HOOK(g, self, COUPLED_HOOK_COMPLETE);
+	for (k = 0; k < n; k++) {
+		uint32_t id = coupled__roster_id(g, k);
+		/*
+		 * relaxed: the completing acq_rel increment synchronized
+		 * with every member's release arrival (all RMWs of the word,
+		 * one release sequence), each sequenced after its request.
+		 */
+		int32_t r = coupled_load(&g->slots[id].request,
+					 COUPLED_RELAXED);
+
+		acc = k ? g->reduce(acc, r) : r;
+	}
+	/*
+	 * relaxed, all three: only completers write these, each completer's
+	 * accesses happen before the next one's (through the word), and the
+	 * release store of the word below publishes them to the members.
+	 */
+	coupled_store(&g->round_param, acc, COUPLED_RELAXED);
+	coupled_store(&g->round_gen,
+		      coupled_load(&g->round_gen, COUPLED_RELAXED) + 1u,
+		      COUPLED_RELAXED);
+	/*
+	 * release: pairs with the members' acquire load of the word in
+	 * coupled__direct_wait().  A plain store is enough: the word is
+	 * frozen (see the top of this file), so no RMW can fall between the
+	 * completing increment and this store.  Arrivals 0, stop clear, next
+	 * generation (wrapping within its 15 bits).
+	 */
+	coupled_store(&g->counts,
+		      (w & COUPLED__DIRECT_GEN_MASK) + COUPLED__DIRECT_GEN_ONE,
+		      COUPLED_RELEASE);
+	for (k = 0; k < n; k++) {
+		uint32_t id = coupled__roster_id(g, k);
+
+		if (id != self)
+			coupled_adapter_wake(&g->adapter, &g->slots[id].adapter,
+					     id);
+	}
+}
+
+/**
+ * coupled__direct_wait() - rest until the round commits or the call gives up
+ * @g: the group
+ * @self: the caller, counted as arrived
+ * @n: the round's member count
+ * @gen: the generation field of the caller's round
+ * @opts: the caller's abort sources, may be NULL
+ *
+ * Context: coupled__run(), after an arrival that did not complete the count.
+ * Return: COUPLED_COMMITTED once the generation moved (the caller has
+ * acquired the completer's publication); or a COUPLED_ABORT_* reason after a
+ * successful withdrawal.
+ */
+static inline int coupled__direct_wait(struct coupled_group *g, uint32_t self,
+				       uint32_t n, uint32_t gen,
+				       const struct coupled_abort_opts *opts)
+{
+	struct coupled_slot *s = &g->slots[self];
+	struct coupled_adapter_group *ag = &g->adapter;
+	bool committed = false;
+
+	for (;;) {
+		uint32_t token = coupled_adapter_wait_prepare(ag, &s->adapter,
+							      self);
+		/*
+		 * acquire: pairs with the completer's release store, which
+		 * publishes the round's parameter and generation.
+		 */
+		uint32_t w = coupled_load(&g->counts, COUPLED_ACQUIRE);
+
+		if ((w & COUPLED__DIRECT_GEN_MASK) != gen)
+			return COUPLED_COMMITTED;
+		if (!committed) {
+			int reason = coupled__abort_reason(
+				g, self, opts, true,
+				(w & COUPLED__DIRECT_STOP) != 0);
+
+			if (reason) {
+				COUPLED_HOOK(g, self, COUPLED_HOOK_WITHDRAW);
+				if (coupled__direct_withdraw(g, gen, n)) {
+					COUPLED__STAT_INC(s, aborts[reason]);
+					return reason;
+				}
+				/* Refused: the round committed. */
+				committed = true;
+				continue;
+			}
+		}
+		COUPLED_HOOK(g, self, COUPLED_HOOK_PHASE1_SLEEP);
+		if (committed)
+			coupled_adapter_relax(ag);
+		else
+			coupled_adapter_wait(ag, &s->adapter, self, token,
+					     opts ? opts->deadline : 0);
+	}
+}
+
+/**
+ * coupled__run() - the direct protocol, arguments already checked
+ * @g: the group
+ * @self: the caller, a member, not inside
+ * @request: the caller's request, >= 0
+ * @action: the shared action
+ * @ctx: passed to @action
+ * @opts: optional abort sources, may be NULL
+ *
+ * The steps at the top of this file.
+ *
+ * Context: coupled_enter_opts(), with the caller's inside flag set.
+ * Return: COUPLED_COMMITTED, a COUPLED_ABORT_* reason or COUPLED_ENOENT.
+ */
+static inline int coupled__run(struct coupled_group *g, uint32_t self,
+			       int32_t request, coupled_action_fn action,
+			       void *ctx, const struct coupled_abort_opts *opts)
+{
+	struct coupled_slot *s = &g->slots[self];
+	struct coupled_round round;
+	uint32_t n, w, gen;
+	int ret;
+
+	/*
+	 * relaxed: a cheap early-out that keeps retrying callers off the
+	 * word while a change drains it; the arrival below decides.
+	 */
+	if (coupled_load(&g->counts, COUPLED_RELAXED) & COUPLED__DIRECT_STOP) {
+		COUPLED__STAT_INC(s, aborts[COUPLED_ABORT_MEMBERSHIP]);
+		return COUPLED_ABORT_MEMBERSHIP;
+	}
+	/* relaxed: published to the completer by the arrival (release). */
+	coupled_store(&s->request, request, COUPLED_RELAXED);
+	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVE);
+	/*
+	 * acq_rel: the release publishes the request (and this member's
+	 * writes of its previous round) to the completer; the acquire makes
+	 * the completer see every other member's, all earlier in the word's
+	 * release sequence, and makes every arrival see the membership that
+	 * the change which last cleared stop published.
+	 */
+	w = coupled_fetch_add(&g->counts, 1u, COUPLED_ACQ_REL);
+	COUPLED__STAT_INC(s, attempts);
+	gen = w & COUPLED__DIRECT_GEN_MASK;
+	/*
+	 * relaxed, both: stable while we count and stop was clear at our
+	 * arrival; a change drains the count before it writes them.
+	 */
+	n = coupled_load(&g->members, COUPLED_RELAXED);
+	if ((w & COUPLED__DIRECT_STOP) ||
+	    !coupled_load(&s->member, COUPLED_RELAXED)) {
+		/*
+		 * Cannot be refused: no round completes with stop set.  A
+		 * non-member (defensive: coupled_leave() keeps stop until our
+		 * call returns, so we would have seen stop) is not counted in
+		 * n, so its guard is n + 1.
+		 */
+		(void)coupled__direct_withdraw(g, gen, n + 1u);
+		if (w & COUPLED__DIRECT_STOP) {
+			COUPLED__STAT_INC(s, aborts[COUPLED_ABORT_MEMBERSHIP]);
+			return COUPLED_ABORT_MEMBERSHIP;
+		}
+		return COUPLED_ENOENT;
+	}
+
+	if (coupled__direct_arrivals(w) + 1u == n) {
+		coupled__direct_complete(g, self, n, w + 1u);
+	} else {
+		ret = coupled__direct_wait(g, self, n, gen, opts);
+		if (ret != COUPLED_COMMITTED)
+			return ret;
+	}
+
+	COUPLED_HOOK(g, self, COUPLED_HOOK_DECIDED);
+	round.group = g;
+	round.self = self;
+	/*
+	 * relaxed, both: the completer's own stores, or published to us by
+	 * its release store of the word, which we acquired; stable until
+	 * the next round, which needs our next arrival.
+	 */
+	round.param = coupled_load(&g->round_param, COUPLED_RELAXED);
+	round.generation = coupled_load(&g->round_gen, COUPLED_RELAXED);
+	round.members = n;
+	action(&round, ctx);
+	COUPLED__STAT_INC(s, commits);
+	COUPLED_HOOK(g, self, COUPLED_HOOK_EXITED);
+	return COUPLED_COMMITTED;
+}
+
+/**
+ * coupled__membership_begin() - stop rounds and wait until nobody counts
+ * @g: the group
+ *
+ * Sets stop with a CAS, refused while the count is complete (that round
+ * committed: its completer is about to store) or while another change holds
+ * stop.  Then wakes every member so that those resting see it and withdraw,
+ * and waits until the arrivals drain to 0.
+ */
+static inline void coupled__membership_begin(struct coupled_group *g)
+{
+	/* relaxed: a first guess for the CAS, which re-checks. */
+	uint32_t w = coupled_load(&g->counts, COUPLED_RELAXED);
+	uint32_t n, k;
+
+	for (;;) {
+		/*
+		 * relaxed: stable while stop is clear (only a change holding
+		 * stop writes it); if a change slipped in, the CAS fails.
+		 */
+		n = coupled_load(&g->members, COUPLED_RELAXED);
+		if (!(w & COUPLED__DIRECT_STOP) &&
+		    !coupled__direct_complete_word(w, n)) {
+			/*
+			 * acquire on success: pairs with the release that
+			 * ended the previous change (its roster and count)
+			 * and with every arrival before.  relaxed on
+			 * failure: we retry.
+			 */
+			if (coupled_cas(&g->counts, &w, w | COUPLED__DIRECT_STOP,
+					COUPLED_ACQUIRE, COUPLED_RELAXED))
+				break;
+			continue;
+		}
+		coupled_adapter_relax(&g->adapter);
+		/* relaxed: the CAS re-checks. */
+		w = coupled_load(&g->counts, COUPLED_RELAXED);
+	}
+	/* relaxed: stable now that we hold stop (see above). */
+	n = coupled_load(&g->members, COUPLED_RELAXED);
+	for (k = 0; k < n; k++) {
+		uint32_t id = coupled__roster_id(g, k);
+
+		coupled_adapter_wake(&g->adapter, &g->slots[id].adapter, id);
+	}
+	/*
+	 * acquire: pairs with the release withdrawals, so every drained
+	 * call's reads of the membership happen before we change it.
+	 */
+	while (coupled__direct_arrivals(coupled_load(&g->counts,
+						      COUPLED_ACQUIRE)))
+		coupled_adapter_relax(&g->adapter);
+	COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_MEMBERSHIP);
+}
+
+/**
+ * coupled__membership_end() - let rounds run again
+ * @g: the group, stop held by the caller
+ */
+static inline void coupled__membership_end(struct coupled_group *g)
+{
+	/* relaxed: a first guess for the CAS, which re-checks. */
+	uint32_t w = coupled_load(&g->counts, COUPLED_RELAXED);
+
+	/*
+	 * release on success: pairs with the next arrivals' acq_rel
+	 * increment and the next change's acquire CAS, publishing the new
+	 * member flags, count and roster.  relaxed on failure: arrivals
+	 * that see stop and withdraw may move the count meanwhile; retry.
+	 */
+	while (!coupled_cas(&g->counts, &w, w & ~COUPLED__DIRECT_STOP,
+			    COUPLED_RELEASE, COUPLED_RELAXED))
+		;
+}
+
+/**
+ * coupled__membership_joined() - what a joiner needs besides its flag
+ * @g: the group
+ * @id: the id that just became a member
+ *
+ * Nothing in the direct protocol: a member keeps no per-round state that a
+ * stale value could confuse.
+ */
+static inline void coupled__membership_joined(struct coupled_group *g,
+					      uint32_t id)
+{
+	(void)g;
+	(void)id;
+}
+
+#endif /* COUPLED_DIRECT_H */
