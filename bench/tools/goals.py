@@ -17,7 +17,8 @@ The goals and their criteria (docs/benchmarks.md explains each):
      adapter): <= 40.
   2. RMWs per participant per committed round at 2 and 4 participants:
      <= 2 for spin, futex and condvar; <= 1 for spin (no member sleeps),
-     whose withdrawals cost <= 1 RMW each (the one CAS).
+     where a withdrawn call costs its arrival plus <= 1 RMW (the one CAS
+     that takes the arrival back).
   3. 2 threads, spin: median round <= 1.2x ck_barrier_centralized.
   4. 4, 8 and 16 threads, futex: median round <= std::barrier's.
   5. 4 members, futex: capacity 4,096 median round <= 1.10x capacity 4.
@@ -105,13 +106,17 @@ def evaluate(d):
           for w in rmw.get("withdrawals", [])}
     sw = wd.get(("spin", 2, 4))
     sw_v = sw["withdraw_rmw_per_abort"] if sw and sw["withdrawals"] else None
+    # A withdrawn call's RMWs: its arrival (1) and what withdrawing adds.
+    sw_cas = sw_v - 1.0 if sw_v is not None else None
     if sw_v is None:
         ok2 = None
-    elif ok2 is not None and sw_v > WITHDRAW_CAS + EPS:
+    elif ok2 is not None and sw_cas > WITHDRAW_CAS + EPS:
         ok2 = False
     goals.append((2, "RMWs per participant per committed round at 2/4 "
-                  "participants: %s; spin withdrawal %s RMWs (goal <= %g)"
-                  % ("; ".join(parts), num(sw_v), WITHDRAW_CAS), ok2))
+                  "participants: %s; spin withdrawn call %s RMWs = its "
+                  "arrival + %s to withdraw (goal: arrival + <= %g)"
+                  % ("; ".join(parts), num(sw_v), num(sw_cas), WITHDRAW_CAS),
+                  ok2))
 
     # 3: 2 threads spin against ck centralized.
     c, k = m("coupled_round/spin", 2), m("ck_centralized", 2)
@@ -203,9 +208,10 @@ def criteria_md():
         "adapter bumps a thread-local counter (`COUPLED_ATOMIC_ON_RMW()`); "
         "all threads' RMWs over (threads x committed rounds), at 2 and 4 "
         "participants.  Met if at most %g for futex and condvar and at most "
-        "%g for spin (no member sleeps), and if a spin-strategy withdrawal "
-        "(the scenario of goal 6, 2 members) costs the withdrawing member at "
-        "most %g RMW: withdrawals are counted apart from committed rounds."
+        "%g for spin (no member sleeps), and if a spin-strategy withdrawn call "
+        "(the scenario of goal 6, 2 members) costs the withdrawing member its "
+        "arrival plus at most %g RMW (the CAS that takes the arrival back): "
+        "withdrawn calls are counted apart from committed rounds."
         % (RMW_MAX, RMW_SPIN_MAX, WITHDRAW_CAS),
         "3. Google Benchmark medians of `ns_per_round`, same run: "
         "`coupled_round/spin` against `ck_centralized`, 2 threads.  Met if "
