@@ -146,9 +146,9 @@ struct coupled_slot {
  * fields are private to the library.
  */
 struct coupled_group {
-	coupled_atomic_u32 counts;  /* the protocol's word: coupled/word.h
+	coupled_atomic_u32 counts;      /* the protocol's word: coupled/word.h
 				     * (settled) or coupled/direct.h */
-	coupled_atomic_u32 members; /* member count; written by changes */
+	coupled_atomic_u32 members;     /* member count; written by changes */
 	coupled_atomic_u32 round_gen;   /* generation of the last decision */
 	coupled_atomic_i32 round_param; /* that round's reduced request */
 #if COUPLED_PROTOCOL_SETTLED

@@ -64,6 +64,9 @@
 #ifndef COUPLED_DIRECT_H
 #define COUPLED_DIRECT_H
 
+/* Only the protocol the build selects (coupled/adapter.h) has a body. */
+#if !COUPLED_PROTOCOL_SETTLED
+
 /* The fields of the direct word (see the top of this file). */
 #define COUPLED__DIRECT_ARRIVALS_MASK 0xffffu
 #define COUPLED__DIRECT_STOP (1u << 16)
@@ -156,8 +159,8 @@ static inline void coupled__direct_complete(struct coupled_group *g,
 		 * with every member's release arrival (all RMWs of the word,
 		 * one release sequence), each sequenced after its request.
 		 */
-		int32_t r = coupled_load(&g->slots[id].request,
-					 COUPLED_RELAXED);
+		int32_t r =
+			coupled_load(&g->slots[id].request, COUPLED_RELAXED);
 
 		acc = k ? g->reduce(acc, r) : r;
 	}
@@ -211,8 +214,8 @@ static inline int coupled__direct_wait(struct coupled_group *g, uint32_t self,
 	bool committed = false;
 
 	for (;;) {
-		uint32_t token = coupled_adapter_wait_prepare(ag, &s->adapter,
-							      self);
+		uint32_t token =
+			coupled_adapter_wait_prepare(ag, &s->adapter, self);
 		/*
 		 * acquire: pairs with the completer's release store, which
 		 * publishes the round's parameter and generation.
@@ -365,7 +368,8 @@ static inline void coupled__membership_begin(struct coupled_group *g)
 			 * and with every arrival before.  relaxed on
 			 * failure: we retry.
 			 */
-			if (coupled_cas(&g->counts, &w, w | COUPLED__DIRECT_STOP,
+			if (coupled_cas(&g->counts, &w,
+					w | COUPLED__DIRECT_STOP,
 					COUPLED_ACQUIRE, COUPLED_RELAXED))
 				break;
 			continue;
@@ -385,8 +389,8 @@ static inline void coupled__membership_begin(struct coupled_group *g)
 	 * acquire: pairs with the release withdrawals, so every drained
 	 * call's reads of the membership happen before we change it.
 	 */
-	while (coupled__direct_arrivals(coupled_load(&g->counts,
-						      COUPLED_ACQUIRE)))
+	while (coupled__direct_arrivals(
+		coupled_load(&g->counts, COUPLED_ACQUIRE)))
 		coupled_adapter_relax(&g->adapter);
 	COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_MEMBERSHIP);
 }
@@ -426,4 +430,5 @@ static inline void coupled__membership_joined(struct coupled_group *g,
 	(void)id;
 }
 
+#endif /* !COUPLED_PROTOCOL_SETTLED */
 #endif /* COUPLED_DIRECT_H */

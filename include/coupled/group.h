@@ -115,7 +115,7 @@ static inline int coupled_group_set_generation(struct coupled_group *g,
 
 	if (!g)
 		return COUPLED_EINVAL;
-	/*
+		/*
 	 * relaxed, these loads and the stores below: the group is at rest
 	 * and not shared concurrently (see Context); the checks only refuse
 	 * a call that breaks that rule in a way visible from here.

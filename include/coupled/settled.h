@@ -63,6 +63,9 @@
 #ifndef COUPLED_SETTLED_H
 #define COUPLED_SETTLED_H
 
+/* Only the protocol the build selects (coupled/adapter.h) has a body. */
+#if COUPLED_PROTOCOL_SETTLED
+
 /* Decision of a round, published by its closer. */
 #define COUPLED__OUTCOME_COMMIT 1u
 #define COUPLED__OUTCOME_RESTART 2u
@@ -625,4 +628,5 @@ static inline void coupled__membership_joined(struct coupled_group *g,
 		      COUPLED_RELAXED);
 }
 
+#endif /* COUPLED_PROTOCOL_SETTLED */
 #endif /* COUPLED_SETTLED_H */
