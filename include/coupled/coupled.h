@@ -71,7 +71,8 @@ typedef void (*coupled_action_fn)(const struct coupled_round *round, void *ctx);
  * @acc: the reduction so far
  * @request: the next member's request
  *
- * Must be associative and commutative; members are folded in id order.
+ * Must be associative and commutative; members are folded in roster order,
+ * which changes as members join and leave (coupled/membership.h).
  */
 typedef int32_t (*coupled_reduce_fn)(int32_t acc, int32_t request);
 
@@ -257,14 +258,15 @@ static inline int coupled_vote(const struct coupled_round *round,
  * @g: the group
  * @id: the id to add
  *
- * Participants in phase 1 abort with COUPLED_ABORT_MEMBERSHIP; a round that
- * already reached all-ready completes first; no round ever commits with a
+ * Participants waiting for a round abort with COUPLED_ABORT_MEMBERSHIP; a
+ * round that already committed (direct: its count is complete; settled: it
+ * reached all-ready) completes first; no round ever commits with a
  * stale member count.
  *
  * Context: may spin.  Must not be called from inside a call of
  * coupled_enter() on @g by the same execution context (from an action, a
  * should_abort check or the adapter's work check): the change would wait for
- * that call, which counts as waiting, forever.  With an adapter that names
+ * that call, which counts in a round until it returns, forever.  With an adapter that names
  * execution contexts (COUPLED_ADAPTER_HAS_CONTEXT: pthread, bare-metal ARM
  * A profile) that is refused with COUPLED_EPERM; without one it is not
  * detected and hangs: the spin adapter, and the Linux kernel adapter, where
@@ -281,7 +283,7 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id);
  * @g: the group
  * @id: the id to remove
  *
- * As coupled_join().  If @id is in phase 1 it aborts with
+ * As coupled_join().  If @id is waiting for a round it aborts with
  * COUPLED_ABORT_MEMBERSHIP; its later calls return COUPLED_ENOENT.  Returns
  * only once a call of @id that raced with the removal has returned, so that
  * call never counts in a round of the new membership.
@@ -393,7 +395,8 @@ static inline const char *coupled_strerror(int code);
  *
  * Context: tests only, with the group at rest and not shared concurrently.
  * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_EBUSY if somebody counts
- * as waiting, is inside a call or holds prevent (nothing is written).
+ * in a round, is inside a call or runs a membership change (nothing is
+ * written).
  */
 static inline int coupled_group_set_generation(struct coupled_group *g,
 					       uint32_t generation);

@@ -186,6 +186,13 @@ static inline void coupled__direct_complete(struct coupled_group *g,
 	coupled_store(&g->counts,
 		      (w & COUPLED__DIRECT_GEN_MASK) + COUPLED__DIRECT_GEN_ONE,
 		      COUPLED_RELEASE);
+	/*
+	 * The count is empty from the store above, so a membership change
+	 * may rewrite the roster while this loop walks it (relaxed atomics:
+	 * no data race).  A member of this round that the loop then misses
+	 * is woken by that change's own pass over the roster in
+	 * coupled__membership_begin(), which follows the generation's move.
+	 */
 	for (k = 0; k < n; k++) {
 		uint32_t id = coupled__roster_id(g, k);
 

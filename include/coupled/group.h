@@ -106,7 +106,8 @@ static inline int coupled_group_init(struct coupled_group *g,
  * coupled_group_init(); the caller publishes the group afterwards, e.g. by
  * creating the threads).
  * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_EBUSY if somebody counts
- * as waiting, is inside a call or holds prevent (nothing is written).
+ * in a round, is inside a call or runs a membership change (settled:
+ * prevent; direct: stop; nothing is written).
  */
 static inline int coupled_group_set_generation(struct coupled_group *g,
 					       uint32_t generation)

@@ -15,16 +15,20 @@
  * LEAVE_DRAIN; the others belong to one of them (coupled/protocol.h).
  */
 enum coupled_hook_point {
-	COUPLED_HOOK_ARRIVE,       /* before counting as waiting */
+	COUPLED_HOOK_ARRIVE,       /* before the arrival (settled: counting
+				    * as waiting) */
 	COUPLED_HOOK_LAST_ARRIVER, /* counted as the last arriver, before poking */
 	COUPLED_HOOK_PHASE1_SLEEP, /* before resting in the safe state */
 	COUPLED_HOOK_READY,        /* before counting as ready */
 	COUPLED_HOOK_READY_SPIN,   /* each turn of the ready loop */
 	COUPLED_HOOK_BACK_OUT,     /* before trying to back out of ready */
-	COUPLED_HOOK_DECIDED,      /* after acknowledging the decision */
+	COUPLED_HOOK_DECIDED,      /* after acknowledging the decision
+				    * (direct: once the round committed) */
 	COUPLED_HOOK_DONE,         /* before coupled_word_done() */
-	COUPLED_HOOK_EXITED,       /* after the exit wait, before returning */
-	COUPLED_HOOK_MEMBERSHIP,   /* a changer holds prevent, waiting == 0 */
+	COUPLED_HOOK_EXITED,       /* after the exit wait (direct: after the
+				    * action), before returning */
+	COUPLED_HOOK_MEMBERSHIP,   /* a changer stopped rounds (prevent or
+				    * stop) and nobody counts in one */
 	COUPLED_HOOK_LEAVE_DRAIN,  /* a leaver waits for the id's call to end */
 	COUPLED_HOOK_GATE_WAIT,    /* each turn of the wait to leave a decided
 				      * round (closer: for the acks; others:

@@ -21,10 +21,10 @@
  * coupled__caller_inside() - is the calling context inside a call of @g?
  * @g: the group
  *
- * A membership change waits until nobody counts as waiting, and a caller
+ * A membership change waits until nobody counts in a round, and a caller
  * inside coupled_enter() of @g (in an action, in should_abort, in the
  * adapter's work check, or interrupted there by a handler on the same
- * context) counts as waiting until that call returns: the change would wait
+ * context) counts in a round until that call returns: the change would wait
  * for itself forever.  With an adapter that names execution contexts, that
  * is one relaxed load per slot; without one (COUPLED_ADAPTER_HAS_CONTEXT 0)
  * nothing is checked and the misuse is the caller's to avoid.
@@ -53,7 +53,7 @@ static inline bool coupled__caller_inside(struct coupled_group *g)
 
 /**
  * coupled__roster_add() - append an id to the roster, count it
- * @g: the group, the change's prevent held and nobody waiting
+ * @g: the group, rounds stopped by the change and nobody counted in one
  * @id: the new member, not in the roster
  *
  * The roster is the dense list of member ids: slot k's roster field names
@@ -83,7 +83,7 @@ static inline void coupled__roster_add(struct coupled_group *g, uint32_t id)
 
 /**
  * coupled__roster_remove() - take an id out of the roster, uncount it
- * @g: the group, the change's prevent held and nobody waiting
+ * @g: the group, rounds stopped by the change and nobody counted in one
  * @id: a member, in the roster
  *
  * The last entry moves into the hole: O(1), the roster stays dense.
@@ -168,7 +168,7 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		/*
 		 * seq_cst: the other half of that pair; also an acquire of
 		 * the call's final release store of inside.  A call still
-		 * inside sees prevent (held) and returns soon.
+		 * inside sees prevent or stop (held) and returns soon.
 		 */
 		while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST)) {
 			COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_LEAVE_DRAIN);

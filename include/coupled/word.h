@@ -90,9 +90,10 @@ static inline uint32_t coupled_word_arrive_waiting(coupled_atomic_u32 *word)
 {
 	/*
 	 * seq_cst: pairs with the seq_cst prevent/counts accesses of a
-	 * membership change (coupled_membership_begin()), a store-load
-	 * (Dekker) pattern that release/acquire cannot order.  It is also a
-	 * release, publishing the caller's request to the closer.
+	 * membership change (coupled__membership_begin() in settled.h), a
+	 * store-load (Dekker) pattern that release/acquire cannot order.
+	 * It is also a release, publishing the caller's request to the
+	 * closer.
 	 */
 	return coupled_fetch_add(word, COUPLED_WAITING_ONE, COUPLED_SEQ_CST) +
 	       COUPLED_WAITING_ONE;
