@@ -38,6 +38,7 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import fmt_ns, load_json, load_jsonl, medians  # noqa: E402
 
@@ -207,6 +208,11 @@ def breakdown(d):
             out.append("    %6.1f  %s%s" % (f["insn_per_round"], f["file"],
                                             ": " + f["part"] if f["part"]
                                             else ""))
+            fns = f.get("functions") or []
+            if fns and not (len(fns) == 1 and fns[0]["function"] == "main"):
+                out.append("            by function: " + ", ".join(
+                    "%s %.1f" % (g["function"], g["insn_per_round"])
+                    for g in fns))
     return out
 
 
