@@ -73,7 +73,9 @@ def per_file(path, root, annotate):
 
 
 def relative(f, root):
-    f = os.path.normpath(f)
+    """f relative to root, or None when it lies outside.  callgrind_annotate
+    shortens paths under the current directory to relative ones."""
+    f = os.path.normpath(os.path.abspath(f))
     if root and f.startswith(root + os.sep):
         return f[len(root) + 1:]
     return None
@@ -151,7 +153,7 @@ def main():
         print("insn_breakdown.py: R2 must exceed R1", file=sys.stderr)
         return 2
     annotate = os.environ.get("CALLGRIND_ANNOTATE", "callgrind_annotate")
-    root = os.path.normpath(a.root)
+    root = os.path.normpath(os.path.abspath(a.root))
     f1 = per_file(a.out1, root, annotate)
     f2 = per_file(a.out2, root, annotate)
     g1 = per_function(a.out1, root, annotate)
