@@ -18,6 +18,12 @@
 // fixed, small number of iterations (COUPLED_BENCH_OVERSUB_ITERS, default 5)
 // and a single repetition instead of the time-based count: with 16 threads on
 // 2 CPUs a spinning round takes a few hundred milliseconds.
+//
+// Built once more with COUPLED_BENCH_SETTLED_TWIN=1 and
+// COUPLED_PROTOCOL_SETTLED=1 (coupled_bench_settled), the same coupled cases
+// run the settled protocol under the family names "coupled_settled_..."
+// instead of "coupled_...", and the peers are left out (the main binary
+// measures them), so that one run shows both protocols next to the peers.
 
 #include "coupled/coupled.h"
 
@@ -38,8 +44,21 @@
 #include "baseline/seed_baseline.h"
 #include "peers/ck_peers.h"
 
+#if defined(COUPLED_BENCH_SETTLED_TWIN) && COUPLED_BENCH_SETTLED_TWIN
+#if !COUPLED_PROTOCOL_SETTLED
+#error "the settled twin needs COUPLED_PROTOCOL_SETTLED=1"
+#endif
+#define BENCH_TWIN 1
+#else
+#define BENCH_TWIN 0
+#endif
+
 namespace
 {
+
+// The coupled families' prefix: "coupled_" in the main binary,
+// "coupled_settled_" in the settled twin.
+const std::string kCoupled = BENCH_TWIN ? "coupled_settled_" : "coupled_";
 
 constexpr int kMaxThreads = 64;
 // The sparse group's capacity (coupled_capacity case).
@@ -196,6 +215,11 @@ bool abort_once(void *arg, uint32_t)
 
 // A round in which participant 0 aborts once (in the waiting phase) and then
 // enters again; the others wait, back out if they were ready, and retry.
+// Participant 0's armed call may commit instead: a call that completes the
+// round never waits (the direct protocol), and a round can commit before
+// the check fires.  That call is then the iteration's round, so that every
+// participant commits exactly one round per iteration (one more call of
+// participant 0 would wait for a round the others never enter).
 void BM_coupled_abort_retry(benchmark::State &st)
 {
 	pin(st);
@@ -212,8 +236,9 @@ void BM_coupled_abort_retry(benchmark::State &st)
 			armed = true;
 			if (coupled_enter_opts(&g_group, self, 0, empty_action,
 					       nullptr,
-					       &opts) != COUPLED_COMMITTED)
-				aborts++;
+					       &opts) == COUPLED_COMMITTED)
+				continue;
+			aborts++;
 		}
 		while (coupled_enter(&g_group, self, 0, empty_action,
 				     nullptr) != COUPLED_COMMITTED)
@@ -361,23 +386,23 @@ template <int Strategy> void register_coupled(const char *strategy_name)
 
 	for (int t : kThreadCounts) {
 		configure(benchmark::RegisterBenchmark(
-				  ("coupled_round/" + s).c_str(),
+				  (kCoupled + "round/" + s).c_str(),
 				  BM_coupled_round)
 				  ->Setup(setup_coupled<Strategy>),
 			  t, spinner);
 		configure(benchmark::RegisterBenchmark(
-				  ("coupled_abort_retry/" + s).c_str(),
+				  (kCoupled + "abort_retry/" + s).c_str(),
 				  BM_coupled_abort_retry)
 				  ->Setup(setup_coupled<Strategy>),
 			  t, spinner);
 		configure(benchmark::RegisterBenchmark(
-				  ("coupled_join_leave/" + s).c_str(),
+				  (kCoupled + "join_leave/" + s).c_str(),
 				  BM_coupled_join_leave)
 				  ->Setup(setup_coupled<Strategy>),
 			  t, spinner);
 	}
 	configure(benchmark::RegisterBenchmark(
-			  ("coupled_uncontended/" + s).c_str(),
+			  (kCoupled + "uncontended/" + s).c_str(),
 			  BM_coupled_round)
 			  ->Setup(setup_coupled<Strategy>),
 		  1, spinner);
@@ -397,13 +422,15 @@ template <int Kind> void register_ck()
 // scheduler): the rounds differ only in the slots that are not members.
 void register_capacity()
 {
-	configure(benchmark::RegisterBenchmark("coupled_capacity/4/futex",
-					       BM_coupled_round)
+	configure(benchmark::RegisterBenchmark(
+			  (kCoupled + "capacity/4/futex").c_str(),
+			  BM_coupled_round)
 			  ->Setup(setup_coupled_capacity<COUPLED_PTHREAD_FUTEX,
 							 4>),
 		  4, false);
-	configure(benchmark::RegisterBenchmark("coupled_capacity/4096/futex",
-					       BM_coupled_round)
+	configure(benchmark::RegisterBenchmark(
+			  (kCoupled + "capacity/4096/futex").c_str(),
+			  BM_coupled_round)
 			  ->Setup(setup_coupled_capacity<COUPLED_PTHREAD_FUTEX,
 							 kSparseCapacity>),
 		  4, false);
@@ -415,6 +442,8 @@ void register_all()
 	register_coupled<COUPLED_PTHREAD_FUTEX>("futex");
 	register_coupled<COUPLED_PTHREAD_CONDVAR>("condvar");
 	register_capacity();
+	if (BENCH_TWIN)
+		return;
 	for (int t : kThreadCounts) {
 		configure(benchmark::RegisterBenchmark("pthread_barrier",
 						       BM_pthread_barrier)
@@ -449,6 +478,7 @@ int main(int argc, char **argv)
 	benchmark::Initialize(&argc, argv);
 	if (benchmark::ReportUnrecognizedArguments(argc, argv))
 		return 1;
+	benchmark::AddCustomContext("coupled_protocol", COUPLED_PROTOCOL_NAME);
 	benchmark::AddCustomContext("coupled_oversub_iters",
 				    std::to_string(oversub_iters()));
 	{

@@ -10,6 +10,12 @@
 # Google Benchmark suite (repetitions, random interleaving), the RMW counts,
 # the callgrind instruction counts, the 1,000-thread run and the C harness,
 # writes everything under build/bench-results/, and regenerates the report.
+# The coupled cases, the RMW counts and the instruction counts also run on
+# the settled protocol (the twins built with COUPLED_PROTOCOL_SETTLED=1:
+# gbench_settled.json, rmw_settled.json, insn_settled.jsonl), so that the
+# report shows the protocol before and after; the callgrind runs of the
+# coupled round are broken down by source file (insn_breakdown*.json,
+# tools/insn_breakdown.py).
 # Last, it prints the fast-path goals (tools/goals.py), each "met" or
 # "missed" with its figures from this run.  The exit status does not depend
 # on whether a goal is met; it is non-zero if a goal's figure could not be
@@ -17,7 +23,8 @@
 #
 # Environment (all optional):
 #   QUICK=1           only what the goals need (their Google Benchmark cases,
-#                     the RMW counts, callgrind of the coupled round), with
+#                     the RMW counts, callgrind of the coupled round and its
+#                     breakdown; no settled Google Benchmark or RMW runs), with
 #                     REPS=3 MIN_TIME=0.05 unless set, into
 #                     build/bench-results-quick; docs are left alone
 #   BENCH_BUILD=DIR   use the bench binaries already built in DIR (no
@@ -106,15 +113,59 @@ COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench" \
 	--benchmark_out="$out/gbench.json" --benchmark_out_format=json |
 	tee "$out/console.txt"
 
+# The settled twins; a build that lacks one (an older bench build given as
+# BENCH_BUILD) leaves its part out of the report.
+rm -f "$out/gbench_settled.json" "$out/rmw_settled.json" \
+	"$out/insn_settled.jsonl" "$out/insn_breakdown.json" \
+	"$out/insn_breakdown_settled.json"
+if [[ $QUICK != 1 && -x $build/coupled_bench_settled ]]; then
+	echo "== Google Benchmark, coupled cases on the settled protocol (gbench_settled.json)"
+	COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench_settled" \
+		--benchmark_repetitions="$REPS" \
+		--benchmark_min_time="$MIN_TIME" \
+		--benchmark_enable_random_interleaving=true \
+		--benchmark_out="$out/gbench_settled.json" \
+		--benchmark_out_format=json | tee "$out/console_settled.txt"
+fi
+
 echo "== RMW counts"
 "$build/bench_rmw_count" --rounds "$RMW_ROUNDS" \
 	--withdraw-rounds "$WITHDRAW_ROUNDS" | tee "$out/rmw.json"
+if [[ $QUICK != 1 && -x $build/bench_rmw_count_settled ]]; then
+	echo "== RMW counts, settled protocol"
+	"$build/bench_rmw_count_settled" --rounds "$RMW_ROUNDS" \
+		--withdraw-rounds "$WITHDRAW_ROUNDS" --coupled-only |
+		tee "$out/rmw_settled.json"
+fi
+
+# insn_counts EXE OUTFILE BREAKDOWN IMPL...: callgrind_rounds.sh, then the
+# coupled round's instructions by source file.
+insn_counts() {
+	local exe=$1 file=$2 breakdown=$3 keep r1 r2
+	shift 3
+	keep=$(mktemp -d)
+	# shellcheck disable=SC2086 # word lists
+	CALLGRIND_KEEP=$keep sh "$root/bench/tools/callgrind_rounds.sh" \
+		"$exe" $INSN_ROUNDS "$@" | tee "$file"
+	read -r r1 r2 <<<"$INSN_ROUNDS"
+	"$PYTHON" "$root/bench/tools/insn_breakdown.py" --root "$root" \
+		--label "$(basename "$exe")" \
+		"$keep/callgrind.coupled.$r1" "$r1" \
+		"$keep/callgrind.coupled.$r2" "$r2" >"$breakdown"
+	rm -rf "$keep"
+}
 
 echo "== instructions per uncontended round (callgrind)"
 if command -v valgrind >/dev/null 2>&1; then
 	# shellcheck disable=SC2086 # word lists
-	sh "$root/bench/tools/callgrind_rounds.sh" "$build/bench_insn_count" \
-		$INSN_ROUNDS $INSN_IMPLS | tee "$out/insn.jsonl"
+	insn_counts "$build/bench_insn_count" "$out/insn.jsonl" \
+		"$out/insn_breakdown.json" $INSN_IMPLS
+	if [[ -x $build/bench_insn_count_settled ]]; then
+		echo "== the same, settled protocol"
+		insn_counts "$build/bench_insn_count_settled" \
+			"$out/insn_settled.jsonl" \
+			"$out/insn_breakdown_settled.json" coupled
+	fi
 else
 	echo "valgrind not found: no instruction counts" >&2
 	: >"$out/insn.jsonl"

@@ -6,7 +6,7 @@
  * which uses the same atomics layer) performs; the seed baseline is linked in
  * its SEED_COUNT_RMW build.
  *
- * Usage: bench_rmw_count [--rounds R]
+ * Usage: bench_rmw_count [--rounds R] [--withdraw-rounds W] [--coupled-only]
  *
  * For 1, 2 and 4 threads (one participant each) and each implementation,
  * every thread runs R committed rounds (the spin strategy with more than one
@@ -29,6 +29,10 @@
  * of member 0's withdrawn calls / withdrawals) and "group_rmw_per_round"
  * (RMWs of all members' other calls, summed over members, / rounds): the
  * latter must not grow with A if no member does work per withdrawal.
+ *
+ * "protocol" in the object names the protocol the library was built with
+ * (COUPLED_PROTOCOL_NAME); --coupled-only leaves the seed baselines out (a
+ * build forced to the other protocol need not count them again).
  */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
@@ -291,7 +295,7 @@ int main(int argc, char **argv)
 		       { COUPLED_PTHREAD_FUTEX, 8 },
 		       { COUPLED_PTHREAD_SPIN, 2 } };
 	size_t m, c;
-	int first = 1, i;
+	int first = 1, i, coupled_only = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
@@ -299,10 +303,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--withdraw-rounds") &&
 			   i + 1 < argc) {
 			withdraw_rounds = strtoul(argv[++i], NULL, 10);
+		} else if (!strcmp(argv[i], "--coupled-only")) {
+			coupled_only = 1;
 		} else {
 			fprintf(stderr,
 				"usage: %s [--rounds R] [--withdraw-rounds "
-				"W]\n",
+				"W] [--coupled-only]\n",
 				argv[0]);
 			return 2;
 		}
@@ -311,8 +317,11 @@ int main(int argc, char **argv)
 		rounds = 1;
 	if (withdraw_rounds == 0)
 		withdraw_rounds = 1;
-	printf("{\"rounds\": %lu, \"results\": [\n", rounds);
+	printf("{\"protocol\": \"%s\", \"rounds\": %lu, \"results\": [\n",
+	       COUPLED_PROTOCOL_NAME, rounds);
 	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		if (coupled_only && modes[m] < 0)
+			continue;
 		for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 			if (measure(modes[m], counts[c], first))
 				return 1;

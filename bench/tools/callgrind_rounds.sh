@@ -7,7 +7,9 @@
 # prints, per IMPL, one JSON line {"impl", "insn_per_round"} with
 # (Ir(R2) - Ir(R1)) / (R2 - R1): start-up and exit cancel out.  Callgrind
 # counts are deterministic, so one run of each is enough.  $VALGRIND names
-# valgrind (default: valgrind on PATH).
+# valgrind (default: valgrind on PATH).  With $CALLGRIND_KEEP naming a
+# directory, each run's callgrind output is kept there as
+# callgrind.IMPL.ROUNDS (tools/insn_breakdown.py reads them).
 set -eu
 if [ $# -lt 4 ]; then
 	echo "usage: $0 EXE R1 R2 IMPL..." >&2
@@ -25,6 +27,10 @@ total() { # IMPL ROUNDS -> Ir total
 		cat "$tmp/log" >&2
 		exit 1
 	}
+	if [ -n "${CALLGRIND_KEEP:-}" ]; then
+		mkdir -p "$CALLGRIND_KEEP"
+		cp "$tmp/out" "$CALLGRIND_KEEP/callgrind.$1.$2"
+	fi
 	awk '/^(summary|totals):/ { print $2; exit }' "$tmp/out"
 }
 

@@ -6,22 +6,34 @@ and the latency plot.
 Usage: report.py --results DIR --md FILE --png FILE
 
 DIR holds machine.txt, gbench.json (Google Benchmark), rmw.json,
-insn.jsonl, many.json and harness.json, as written by run_bench.sh.  The
-fast-path goals' section comes from goals.py (same directory).
+insn.jsonl, many.json and harness.json, as written by run_bench.sh, and the
+settled protocol's gbench_settled.json, rmw_settled.json and
+insn_settled.jsonl where present (the coupled cases, RMW and instruction
+counts of the twins built with COUPLED_PROTOCOL_SETTLED=1: the protocol
+before, shown next to the default one).  The fast-path goals' section comes
+from goals.py (same directory).
 """
 import argparse
 import json
 import os
 import re
 import statistics
+import sys
+
+sys.dont_write_bytecode = True  # goals.py is imported: no __pycache__
 
 THREADS = [1, 2, 4, 8, 16]
 
-# Latency table and plot: (label, Google Benchmark family name).
+# Latency table and plot: (label, Google Benchmark family name).  The
+# coupled_settled_* families come from coupled_bench_settled.
 IMPLS = [
     ("coupled, spin", "coupled_round/spin"),
     ("coupled, spin-then-futex", "coupled_round/futex"),
     ("coupled, condvar", "coupled_round/condvar"),
+    ("coupled settled (before), spin", "coupled_settled_round/spin"),
+    ("coupled settled (before), spin-then-futex",
+     "coupled_settled_round/futex"),
+    ("coupled settled (before), condvar", "coupled_settled_round/condvar"),
     ("seed baseline (4 RMW), pause", "seed_baseline/pause"),
     ("seed baseline (4 RMW), yield", "seed_baseline/yield"),
     ("pthread_barrier_wait", "pthread_barrier"),
@@ -39,6 +51,15 @@ CASES = [
 ]
 STRATEGIES = [("spin", "spin"), ("spin-then-futex", "futex"),
               ("condvar", "condvar")]
+# (label, family prefix): the default protocol and the settled twin's.
+PROTOCOLS = [("direct", "coupled_"), ("settled (before)", "coupled_settled_")]
+# Plot styles, in IMPLS order: one colour per coupled strategy (solid for
+# the default protocol, dashed for settled), then the baselines and peers.
+STYLES = [("C0", "-", "o"), ("C1", "-", "s"), ("C2", "-", "^"),
+          ("C0", "--", "o"), ("C1", "--", "s"), ("C2", "--", "^"),
+          ("C3", "-.", "o"), ("C3", ":", "s"), ("C4", "-.", "D"),
+          ("C5", "-.", "v"), ("C6", ":", "o"), ("C7", ":", "s"),
+          ("C8", ":", "^"), ("C9", ":", "v"), ("k", ":", "D")]
 
 
 def read_kv(path):
@@ -133,14 +154,13 @@ def plot(med, png, title):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 5.5))
-    styles = ["-o", "-s", "-^", "--o", "--s", "-.D", "-.v",
-              ":o", ":s", ":^", ":v", ":D"]
-    for (label, fam), style in zip(IMPLS, styles):
+    fig, ax = plt.subplots(figsize=(10, 6.5))
+    for (label, fam), (colour, line, marker) in zip(IMPLS, STYLES):
         xs = [t for t in THREADS if (fam, t) in med]
         ys = [med[(fam, t)][0] for t in xs]
         if xs:
-            ax.plot(xs, ys, style, label=label, linewidth=1.4, markersize=4)
+            ax.plot(xs, ys, color=colour, linestyle=line, marker=marker,
+                    label=label, linewidth=1.4, markersize=4)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks(THREADS)
@@ -149,7 +169,7 @@ def plot(med, png, title):
     ax.set_ylabel("round latency, ns (median, log scale)")
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2, loc="upper left")
+    ax.legend(fontsize=6.5, ncol=2, loc="upper left")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 
@@ -164,12 +184,18 @@ def main():
 
     machine = read_kv(os.path.join(d, "machine.txt"))
     gb = load_json(os.path.join(d, "gbench.json"))
+    gbs = load_json(os.path.join(d, "gbench_settled.json"))
     rmw = load_json(os.path.join(d, "rmw.json")) or {"results": []}
+    rmws = load_json(os.path.join(d, "rmw_settled.json")) or {"results": []}
     insn = {r["impl"]: r["insn_per_round"]
             for r in load_jsonl(os.path.join(d, "insn.jsonl"))}
+    insn_s = {r["impl"]: r["insn_per_round"]
+              for r in load_jsonl(os.path.join(d, "insn_settled.jsonl"))}
     many = load_json(os.path.join(d, "many.json"))
     harness = load_json(os.path.join(d, "harness.json"))
     med = medians(gb)
+    # The settled twin's families have their own names: merge them in.
+    med.update(medians(gbs))
     hmed = medians(harness)
     ncpu = int(machine.get("nproc", "2") or 2)
     ctx = (gb or {}).get("context", {})
@@ -211,6 +237,18 @@ def main():
       "group retries; a leave + join of one participant between rounds; "
       "the uncontended one-member round; each for the adapter's three wait "
       "strategies (spin, spin-then-futex, condvar).")
+    w("- **coupled, before and after**: the pthread adapter runs the "
+      "*direct* protocol (`include/coupled/direct.h`: one counting step per "
+      "round, the completer publishes the next generation and nobody waits "
+      "on the way out); the *settled* protocol (`include/coupled/settled.h`) "
+      "is the one it ran before, kept for adapters whose wake-ups can be "
+      "lost.  Every coupled case, RMW count and instruction count is run "
+      "twice: by the default build (direct) and by a twin built from the "
+      "same source with `COUPLED_PROTOCOL_SETTLED=1` "
+      "(`coupled_bench_settled`, whose families are named "
+      "`coupled_settled_*`; `bench_rmw_count_settled`; "
+      "`bench_insn_count_settled`), in the same run of `run_bench.sh`.  "
+      "The settled rows are marked *settled (before)*.")
     w("- **peers doing the same work per round** (every participant "
       "arrives, everyone leaves): `pthread_barrier_wait`; Concurrency Kit's "
       "centralized, combining (groups of two), dissemination, tournament and "
@@ -274,6 +312,11 @@ def main():
         w("| %s | " % label + " | ".join(cell(med, (fam, t)) for t in THREADS)
           + " |")
     w("")
+    w("The *settled (before)* rows come from `coupled_bench_settled`, run "
+      "right after the main binary with the same options (random "
+      "interleaving among its own cases); `build/bench-results/"
+      "gbench_settled.json` holds them.")
+    w("")
     w("`*`: a busy-waiting implementation with more threads than CPUs: each "
       "round needs a scheduler time slice per participant, so these run a "
       "fixed %s iterations and a single repetition "
@@ -290,22 +333,37 @@ def main():
       "adapter (`spin-then-futex` is the adapter's `futex` strategy: 200 "
       "`sched_yield()` turns, then `futex(2)`).  *One abort, retry*: "
       "participant 0 aborts once in the waiting phase "
-      "(`coupled_enter_opts()` with a caller abort), then enters again.  "
+      "(`coupled_enter_opts()` with a caller abort), then enters again; "
+      "a call that completes the round never waits (direct protocol), so "
+      "there participant 0's armed call sometimes commits and is the "
+      "round (`aborts_per_round` in `gbench.json` says how often it "
+      "aborted).  "
       "*Leave + join*: after each full round the last participant leaves and "
-      "joins again; the others count only rounds with every member in.")
+      "joins again; the others count only rounds with every member in.  "
+      "Each case on both protocols (the *protocol* column).")
     w("")
-    w("| case | strategy | " + " | ".join("%d thr" % t for t in THREADS)
-      + " |")
-    w("|---|---|" + "---:|" * len(THREADS))
+    w("| case | strategy | protocol | "
+      + " | ".join("%d thr" % t for t in THREADS) + " |")
+    w("|---|---|---|" + "---:|" * len(THREADS))
     for clabel, cfam in CASES:
         for slabel, s in STRATEGIES:
-            fam = "%s/%s" % (cfam, s)
-            w("| %s | %s | " % (clabel, slabel)
-              + " | ".join(cell(med, (fam, t)) for t in THREADS) + " |")
+            for plabel, prefix in PROTOCOLS:
+                fam = "%s%s/%s" % (prefix, cfam[len("coupled_"):], s)
+                w("| %s | %s | %s | " % (clabel, slabel, plabel)
+                  + " | ".join(cell(med, (fam, t)) for t in THREADS) + " |")
     for slabel, s in STRATEGIES:
-        fam = "coupled_uncontended/%s" % s
-        w("| uncontended (1 member) | %s | %s |" % (slabel, cell(med, (fam, 1)))
-          + " |" * (len(THREADS) - 1))
+        for plabel, prefix in PROTOCOLS:
+            fam = "%suncontended/%s" % (prefix, s)
+            w("| uncontended (1 member) | %s | %s | %s |"
+              % (slabel, plabel, cell(med, (fam, 1)))
+              + " |" * (len(THREADS) - 1))
+    for cap in (4, 4096):
+        for plabel, prefix in PROTOCOLS:
+            fam = "%scapacity/%d/futex" % (prefix, cap)
+            cells = [cell(med, (fam, 4)) if t == 4 else ""
+                     for t in THREADS]
+            w("| 4 members, capacity %d | spin-then-futex | %s | %s |"
+              % (cap, plabel, " | ".join(cells)))
     w("")
 
     # --- counts
@@ -319,32 +377,54 @@ def main():
       "baseline is built with `SEED_COUNT_RMW`.  Total RMWs of all threads / "
       "(threads x committed rounds).")
     w("")
-    w("| implementation | 1 thr | 2 thr | 4 thr | retries / restarts / back-outs |")
-    w("|---|---:|---:|---:|---|")
+    w("The coupled rows twice: the default build (direct protocol) and "
+      "`bench_rmw_count_settled` (settled, the protocol before).")
+    w("")
+    w("| implementation | protocol | 1 thr | 2 thr | 4 thr | "
+      "retries / restarts / back-outs |")
+    w("|---|---|---:|---:|---:|---|")
     by_impl = {}
-    for r in rmw.get("results", []):
-        by_impl.setdefault(r["impl"], {})[r["threads"]] = r
-    for impl, rows in by_impl.items():
+    order = []
+    for doc, proto in ((rmw, rmw.get("protocol", "direct")),
+                       (rmws, rmws.get("protocol", "settled"))):
+        for r in doc.get("results", []):
+            coupled = r["impl"].startswith("coupled/")
+            key = (r["impl"], proto if coupled else "")
+            if key not in by_impl:
+                order.append(key)
+            by_impl.setdefault(key, {})[r["threads"]] = r
+    order.sort(key=lambda k: (not k[0].startswith("coupled/"), k[0],
+                              k[1] != "direct"))
+    for key in order:
+        rows = by_impl[key]
         extra = ", ".join("%d thr: %d/%d/%d" % (t, rows[t].get("retries", 0),
                                                rows[t].get("restarts", 0),
                                                rows[t].get("backouts", 0))
                           for t in sorted(rows)
                           if rows[t].get("retries") or rows[t].get("restarts")
                           or rows[t].get("backouts"))
-        w("| %s | " % impl + " | ".join(
+        proto = key[1] + (" (before)" if key[1] == "settled" else "")
+        w("| %s | %s | " % (key[0], proto or "-") + " | ".join(
             "%.2f" % rows[t]["rmw_per_round"] if t in rows else "n/a"
             for t in (1, 2, 4)) + " | %s |" % (extra or "none"))
     w("")
-    w("Where they come from (read off `coupled.h` and checked by the counts): "
-      "every participant does three RMWs on the packed word (waiting += 1, "
-      "ready += 1, and the single `coupled_word_done()` subtraction that "
-      "leaves both halves).  The last arriver then pokes each of the other "
-      "n - 1 members: a `poke_seq` fetch_add, plus the pthread adapter's "
-      "`wake_seq` fetch_add in `coupled_adapter_wake()`.  Per participant "
-      "that is 3 + 2(n - 1)/n: 3, 4, 4.5, tending to 5.  The seed baseline "
-      "does exactly 4 (it has no pokes here: its waiters poll the word; the "
-      "kernel seed also did a `cpumask_test_and_set_cpu()` and an IPI per "
-      "poke, which this baseline leaves out in its favour).  "
+    w("Where they come from (read off `direct.h`, `settled.h` and the "
+      "pthread adapter, and checked by the counts).  *Direct*: every "
+      "participant does one RMW, its arrival on the packed word; the "
+      "arrival that completes the count publishes the next generation with "
+      "a plain store, and under the futex and condvar strategies wakes each "
+      "of the other n - 1 members with the adapter's `wake_seq` fetch_add "
+      "(the spin strategy has nothing to wake).  Per participant: 1 for "
+      "spin, 1 + (n - 1)/n for futex and condvar (1, 1.5, 1.75, tending to "
+      "2).  *Settled*: three RMWs on the word (waiting += 1, ready += 1, "
+      "and the single `coupled_word_done()` subtraction that leaves both "
+      "halves), and the last arriver pokes each of the other n - 1 "
+      "members: a `poke_seq` fetch_add, plus the adapter's `wake_seq` "
+      "fetch_add under futex and condvar: 3 + (n - 1)/n for spin, "
+      "3 + 2(n - 1)/n otherwise.  The seed baseline does exactly 4 (it has "
+      "no pokes here: its waiters poll the word; the kernel seed also did a "
+      "`cpumask_test_and_set_cpu()` and an IPI per poke, which this "
+      "baseline leaves out in its favour).  "
       "`seed_2012_loop` is the seed's ready loop without the round "
       "generation the baseline adds (see `bench/baseline/seed_baseline.h`): "
       "with an empty action, participants miss the short all-ready window, "
@@ -359,11 +439,18 @@ def main():
       "10,000, so start-up cancels out.  Callgrind counts are identical run "
       "to run.")
     w("")
-    w("| implementation | instructions per round |")
-    w("|---|---:|")
+    w("The settled column is `bench_insn_count_settled`, the same program "
+      "built with `COUPLED_PROTOCOL_SETTLED=1` (the protocol before); the "
+      "peers do not depend on it.  The fast-path goals below break the "
+      "coupled figures down by source file.")
+    w("")
+    w("| implementation | instructions per round | settled (before) |")
+    w("|---|---:|---:|")
     for impl in ("coupled", "seed", "ck_centralized", "pthread_barrier"):
         if impl in insn:
-            w("| %s | %.1f |" % (impl, insn[impl]))
+            w("| %s | %.1f | %s |" % (impl, insn[impl],
+                                      "%.1f" % insn_s[impl]
+                                      if impl in insn_s else "-"))
     if not insn:
         w("| (valgrind not available) | n/a |")
     w("")
@@ -386,123 +473,108 @@ def main():
     # --- goals
     w("## Goals")
     w("")
-    w("Measured against the goals of issue #6; none of them is a timed test.")
+    w("Measured against the goals of issue #6; none of them is a timed test.  "
+      "Verdicts are on the default build (direct protocol); the settled "
+      "protocol's figures (before) are given beside them.")
     w("")
-    c2 = by_impl.get("coupled/spin", {}).get(2, {}).get("rmw_per_round")
-    c1 = by_impl.get("coupled/spin", {}).get(1, {}).get("rmw_per_round")
-    c4 = by_impl.get("coupled/futex", {}).get(4, {}).get("rmw_per_round")
-    s2 = by_impl.get("seed_baseline", {}).get(2, {}).get("rmw_per_round")
+
+    def rmwv(impl, proto, t):
+        key = (impl, proto if impl.startswith("coupled/") else "")
+        v = by_impl.get(key, {}).get(t, {}).get("rmw_per_round")
+        return "n/a" if v is None else "%.2f" % v
+
+    dproto = rmw.get("protocol", "direct")
+    c2 = by_impl.get(("coupled/spin", dproto), {}).get(2, {}).get(
+        "rmw_per_round")
     ok1 = c2 is not None and c2 <= 3.0
     w("1. **At most 3 atomic RMWs per participant per committed round** "
-      "(the seed needs 4): %s.  Measured %s with 1 participant, %s with 2, "
-      "%s with 4 (seed baseline: %s).  The word itself costs 3 (the goal's "
-      "part is met: the seed's two exit RMWs became one), but the pokes "
-      "cost 2 per poked member, paid by the last arriver: 2(n-1)/n per "
-      "participant.  What would close it: (a) let the adapter's wake share "
-      "the protocol's `poke_seq` word (one RMW per poke instead of two: "
-      "3 + (n-1)/n); (b) make the poke a plain store of the round's arrival "
-      "number rather than a counter increment, since only the last arriver "
-      "or a membership changer pokes and the lost-wake check only needs "
-      "\"changed since I handled it\"; (c) skip the poke for members that "
-      "are not asleep (the spin strategy never sleeps)."
-      % ("**missed**" if not ok1 else "met",
-         "%.2f" % c1 if c1 is not None else "n/a",
-         "%.2f" % c2 if c2 is not None else "n/a",
-         "%.2f" % c4 if c4 is not None else "n/a",
-         "%.2f" % s2 if s2 is not None else "n/a"))
-    ic, is_ = insn.get("coupled"), insn.get("seed")
+      "(the seed needs 4): %s.  Spin strategy, 1/2/4 participants: %s/%s/%s "
+      "(settled: %s/%s/%s); spin-then-futex at 4: %s (settled: %s); seed "
+      "baseline %s.  The direct protocol's round is one arrival per "
+      "participant, plus one wake per sleeping member paid by the "
+      "completer; the settled one needs three word RMWs and a poke per "
+      "member (see the RMW counts above)."
+      % ("met" if ok1 else ("**missed**" if c2 is not None
+                            else "not measured"),
+         rmwv("coupled/spin", dproto, 1), rmwv("coupled/spin", dproto, 2),
+         rmwv("coupled/spin", dproto, 4), rmwv("coupled/spin", "settled", 1),
+         rmwv("coupled/spin", "settled", 2),
+         rmwv("coupled/spin", "settled", 4),
+         rmwv("coupled/futex", dproto, 4), rmwv("coupled/futex", "settled", 4),
+         rmwv("seed_baseline", "", 2)))
+    ic, is_, ics = insn.get("coupled"), insn.get("seed"), insn_s.get("coupled")
     u_c = get(med, "coupled_uncontended/spin", 1)
+    u_cs = get(med, "coupled_settled_uncontended/spin", 1)
     u_s = get(med, "seed_baseline/pause", 1)
     if ic is not None and is_ is not None:
         w("2. **Uncontended round: no more instructions than the seed "
-          "baseline**: %s.  %.0f against %.0f (%+.0f%%); in time, %s against "
-          "%s per uncontended round (both execute four locked instructions: the "
-          "coupled round the seq_cst store of `inside` and three RMWs on the "
-          "word; these probably dominate).  The uncontended "
-          "round does what the seed does (three word RMWs instead of four) "
-          "plus the generalisation: the re-entry guard (`inside` store and "
-          "seq_cst load of `member`), the `prevent` checks, the poke "
-          "bookkeeping, the closer's decision (a scan of every slot for "
-          "pending pokes and the request reduction through a function "
-          "pointer), the generation and ack, and the exit gate.  What would "
-          "close it: skip the decision scan and the ack/exit gate when the "
-          "round has one member, and inline the default reduction."
+          "baseline**: %s.  %.0f against %.0f (%+.0f%%; settled: %s); in "
+          "time, %s against %s per uncontended round (settled: %s).  Where "
+          "the coupled round's instructions go, by source file, is under "
+          "goal 1 of the fast-path goals below: the round itself, and the "
+          "entry guard that every call pays (the re-entry flag with its "
+          "seq_cst Dekker pair against `coupled_leave()`, and the context "
+          "id)."
           % ("met" if ic <= is_ else "**missed**", ic, is_,
-             100.0 * (ic - is_) / is_, fmt_ns(u_c), fmt_ns(u_s)))
+             100.0 * (ic - is_) / is_,
+             "%.0f" % ics if ics is not None else "n/a",
+             fmt_ns(u_c), fmt_ns(u_s), fmt_ns(u_cs)))
     else:
         w("2. Uncontended round against the seed: no instruction counts "
           "(valgrind missing).")
     sp2 = get(med, "coupled_round/spin", 2)
+    ss2 = get(med, "coupled_settled_round/spin", 2)
     ck2 = get(med, "ck_centralized", 2)
     pb2 = get(med, "pthread_barrier", 2)
     r1 = ratio(sp2, ck2)
     r2 = ratio(sp2, pb2)
+    rs = ratio(ss2, ck2)
     seed2 = get(med, "seed_baseline/pause", 2)
     met3 = r1 is not None and r2 is not None and r1 <= 1.5 and r2 <= 0.2
     w("3. **2 threads, spin: at most 1.5x `ck_barrier_centralized` and far "
       "below `pthread_barrier_wait`**: %s.  coupled %s, ck centralized %s "
-      "(ratio %s), pthread_barrier_wait %s (ratio %s); the 4-RMW seed "
-      "baseline %s.  %s  Why%s: a centralized sense-reversing barrier hands "
-      "one cache line between the CPUs once per round (each thread one "
-      "fetch-and-add, the last one flips the sense).  A coupled round has "
-      "three waits that each need a line to cross: every member waits for "
-      "the closer's decision (`round_gen`), the closer waits for every "
-      "`ack` and the others for `exit_gate`, then everyone waits for the "
-      "word's ready count to drop to 0, on top of the three RMWs on the word "
-      "and the pokes.  These gates are what make the commit irrevocable and "
-      "the round abortable, which a barrier does not offer.  What would "
-      "close the gap: fewer hand-offs per round, e.g. publish the decision "
-      "in the packed word itself (the closer's ready increment already "
-      "completes it; a generation field there would replace `round_gen` "
-      "and `round_outcome`), let each member's `coupled_word_done()` serve "
-      "as its acknowledgement instead of a separate `ack` + `exit_gate` "
-      "pair, and skip pokes to members that are spinning rather than asleep."
+      "(ratio %s), pthread_barrier_wait %s (ratio %s); settled protocol %s "
+      "(ratio %s); the 4-RMW seed baseline %s.  A centralized "
+      "sense-reversing barrier hands one cache line between the CPUs once "
+      "per round (each thread one fetch-and-add, the last one flips the "
+      "sense); a direct round does the same (one arrival each, the "
+      "completer's store of the next generation), and nobody waits on the "
+      "way out.  The settled round has three waits that each need a line "
+      "to cross (the closer's decision, the acknowledgements and exit gate, "
+      "the ready count draining to 0), on top of three RMWs on the word "
+      "and the pokes.%s"
       % ("met" if met3 else ("**missed**" if r1 is not None
                              else "not measured"),
          fmt_ns(sp2), fmt_ns(ck2),
          "%.2fx" % r1 if r1 is not None else "n/a", fmt_ns(pb2),
-         "%.3fx" % r2 if r2 is not None else "n/a", fmt_ns(seed2),
-         ("The second half holds (a spinning round never enters the kernel; "
-          "the glibc barrier sleeps in futex(2) every round)."
-          if r2 is not None and r2 <= 0.2 else
-          "**Neither half is met on this run**: the spinning threads were "
-          "descheduled (compare the single-thread figures); rerun on a quiet "
-          "machine." if r2 is not None else ""),
-         " the first half is missed" if r1 is not None and r1 > 1.5 else
-         " the coupled round costs more than a barrier"))
+         "%.3fx" % r2 if r2 is not None else "n/a", fmt_ns(ss2),
+         "%.2fx" % rs if rs is not None else "n/a", fmt_ns(seed2),
+         "  The spinning threads may have been descheduled on this run "
+         "(compare the single-thread figures)."
+         if r2 is not None and r2 > 0.2 else ""))
     f16 = get(med, "coupled_round/futex", 16)
+    fs16 = get(med, "coupled_settled_round/futex", 16)
     p16 = get(med, "pthread_barrier", 16)
     r3 = ratio(f16, p16)
+    r3s = ratio(fs16, p16)
     y16 = get(med, "seed_baseline/yield", 16)
     met4 = r3 is not None and r3 <= 1.2
-    if met4:
-        why4 = ("With 8 threads per CPU a round is dominated by context "
-                "switches.  Probably why the coupled round does well here: "
-                "its waits call `sched_yield()` for 200 turns before "
-                "sleeping, which hands the CPU straight to the next "
-                "participant of the round, while glibc's barrier puts its "
-                "waiters to sleep in futex(2).  The margin depends on the "
-                "scheduler and the machine's load.")
-    else:
-        why4 = ("With 8 threads per CPU a round is dominated by context "
-                "switches.  The coupled round has a sleeping phase (phase 1) "
-                "but its later gates (decision, exit gate, ready == 0) are "
-                "spin loops that call `sched_yield()` under this strategy, "
-                "and the last arriver wakes the others one `FUTEX_WAKE` "
-                "each; glibc's barrier wakes every waiter with one call.  "
-                "What would close the gap: sleep at once when the group has "
-                "more members than CPUs (a spin budget that adapts), let the "
-                "exit gates sleep too, and wake sleepers with one "
-                "`FUTEX_WAKE` on a shared word instead of one per member.")
     w("4. **spin-then-futex, 16 threads on %d CPUs: within 1.2x of "
       "`pthread_barrier_wait`**: %s.  coupled %s, pthread_barrier_wait %s "
-      "(ratio %s); the seed baseline with `sched_yield()` waits %s.  %s"
+      "(ratio %s); settled protocol %s (ratio %s); the seed baseline with "
+      "`sched_yield()` waits %s.  With 8 threads per CPU a round is "
+      "dominated by context switches: its waits call `sched_yield()` for "
+      "200 turns before sleeping in futex(2), and the completer wakes the "
+      "sleepers one `FUTEX_WAKE` each; the margin depends on the scheduler "
+      "and the machine's load."
       % (ncpu, ("met" if met4 else "**missed**") if r3 is not None
          else "not measured", fmt_ns(f16), fmt_ns(p16),
-         "%.2fx" % r3 if r3 is not None else "n/a", fmt_ns(y16), why4))
+         "%.2fx" % r3 if r3 is not None else "n/a", fmt_ns(fs16),
+         "%.2fx" % r3s if r3s is not None else "n/a", fmt_ns(y16)))
     w("5. **1,000 threads on %d CPUs with the futex strategy complete "
-      "rounds**: %s." % (ncpu, ("met (%d rounds, %s per round)" % (
-          many["rounds"], fmt_ns(many["us_per_round"] * 1e3)))
+      "rounds** (default protocol): %s." % (ncpu, (
+          "met (%d rounds, %s per round)" % (
+              many["rounds"], fmt_ns(many["us_per_round"] * 1e3)))
           if many and many.get("ok") else "**not met** (see above)"))
     w("")
 
@@ -513,7 +585,8 @@ def main():
         "Run on %s; load average before / after %s / %s%s." % (
             date, machine.get("loadavg_before", "?"),
             machine.get("loadavg_after", "?"),
-            "; " + machine["note"] if machine.get("note") else "")))
+            "; " + machine["note"] if machine.get("note") else ""),
+        fast_goals.breakdown(d)))
     L.extend(fast_goals.criteria_md())
 
     # --- harness
