@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * tests/verify/model/coupled.pml - a SPIN (Promela) model of the coupled protocol.
+ * tests/verify/model/coupled.pml - a SPIN (Promela) model of the settled
+ * protocol (direct.pml models the direct one).
  *
  * One process per participant runs the phases of coupled__run() in
- * include/coupled/protocol.h; every shared access of the header is one
+ * include/coupled/settled.h; every shared access of the header is one
  * Promela step, and each step carries a comment naming the function (and
  * the operation) it models.  Purely local computation is folded into the
  * neighbouring step.
