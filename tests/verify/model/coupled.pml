@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * tests/verify/model/coupled.pml - a SPIN (Promela) model of the coupled protocol.
+ * tests/verify/model/coupled.pml - a SPIN (Promela) model of the settled
+ * protocol (direct.pml models the direct one).
  *
  * One process per participant runs the phases of coupled__run() in
- * include/coupled/protocol.h; every shared access of the header is one
+ * include/coupled/settled.h; every shared access of the header is one
  * Promela step, and each step carries a comment naming the function (and
  * the operation) it models.  Purely local computation is folded into the
  * neighbouring step.
@@ -262,8 +263,10 @@ proctype participant(byte self)
 #ifdef MEMBERSHIP
 	/* the others are gone, or this id was removed for good */
 	:: commits < ROUNDS && (finished > 0 || !member[self] && changer_done) -> break
-#endif
+	:: commits < ROUNDS && !(finished > 0 || !member[self] && changer_done) ->
+#else
 	:: commits < ROUNDS ->
+#endif
 #ifdef MEMBERSHIP
 		/* coupled_enter_opts: acquire load of member (ENOENT: the
 		 * caller then waits until it is a member again) */
@@ -456,9 +459,11 @@ ready_spin:
 		 * coupled__abort_reason (phase 2) and the relaxed load of counts */
 		if
 		:: round_gen != gen -> goto decided
-		:: prevent -> reason = 2; goto back_out
-		:: atomic { !prevent && ABORT_FIRES -> TAKE_ABORT }; reason = 1; goto back_out
-		:: WAITING(word) != n -> reason = 0; goto back_out
+		/* (the other reads only after a load that saw no decision: the
+		 * header loads round_gen first in every pass) */
+		:: round_gen == gen && prevent -> reason = 2; goto back_out
+		:: atomic { round_gen == gen && !prevent && ABORT_FIRES -> TAKE_ABORT }; reason = 1; goto back_out
+		:: round_gen == gen && WAITING(word) != n -> reason = 0; goto back_out
 		fi;
 
 back_out:
@@ -889,5 +894,6 @@ init
 }
 
 /* Under weak fairness every participant finishes all its rounds: aborts
- * stop (finite budget), and then every call commits. */
-ltl progress { <> (finished == N) }
+ * stop (finite budget), and then every call commits; with MEMBERSHIP the
+ * change finishes too. */
+ltl progress { <> (finished == N && changer_done) }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 #
-# tests/verify/model/run_model.sh - run the SPIN checks of tests/verify/model/coupled.pml.
+# tests/verify/model/run_model.sh - run the SPIN checks of the models in
+# tests/verify/model: coupled.pml (the settled protocol) and direct.pml (the
+# direct protocol; checks named direct_*).
 #
 # Usage: run_model.sh --list
 #        run_model.sh [-DMACRO[=value]]... <check>...|all
@@ -18,10 +20,10 @@
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-model=$here/coupled.pml
 
 # name | macros | mode (safety/liveness) | expectation (pass, assert:TEXT, end, cycle)
-# (CMakeLists.txt here declares one ctest per line of this table.)
+# (CMakeLists.txt here declares one ctest per line of this table.)  A check
+# named direct_* runs direct.pml, every other one coupled.pml.
 checks='
 safety_3|-DN=3 -DROUNDS=2 -DABORTS=2|safety|pass
 safety_4|-DN=4 -DROUNDS=2 -DABORTS=1 -DRANDOM_REQS=2|safety|pass
@@ -44,6 +46,21 @@ wrap_rejoin_2|-DMEMBERSHIP -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
 wrap_first_join_2|-DMEMBERSHIP -DINITIAL_OUT -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
 mutant_join_stale_ack_rejoin|-DMUTANT_JOIN_STALE_ACK -DMEMBERSHIP -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:acts==n
 mutant_join_stale_ack_first_join|-DMUTANT_JOIN_STALE_ACK -DMEMBERSHIP -DINITIAL_OUT -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:acts==n
+membership_progress_2|-DMEMBERSHIP -DGENMOD=2 -DN=2 -DROUNDS=2 -DABORTS=0 -DREQMAX=1|liveness|pass
+direct_safety_3|-DN=3 -DROUNDS=2 -DABORTS=2|safety|pass
+direct_safety_4|-DN=4 -DROUNDS=2 -DABORTS=1 -DRANDOM_REQS=1|safety|pass
+direct_progress_3|-DN=3 -DROUNDS=2 -DABORTS=2 -DREQMAX=1|liveness|pass
+direct_progress_4|-DN=4 -DROUNDS=2 -DABORTS=1 -DREQMAX=1|liveness|pass
+direct_sanity_abort_livelock|-DN=3 -DROUNDS=2 -DABORTS_UNBOUNDED -DREQMAX=1|liveness|cycle
+direct_membership_2|-DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
+direct_membership_progress_2|-DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=0 -DREQMAX=1|liveness|pass
+direct_membership_proposed_2|-DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
+direct_membership_progress_proposed_2|-DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=0 -DREQMAX=1|liveness|pass
+direct_mutant_withdraw_no_guard|-DMUTANT_D_WITHDRAW_NO_GUARD -DN=3 -DROUNDS=2 -DABORTS=1|safety|assert:acts==ghost_n
+direct_mutant_no_gen|-DMUTANT_D_NO_GEN -DN=3 -DROUNDS=2 -DABORTS=1|safety|end
+direct_mutant_stop_when_complete|-DMUTANT_D_STOP_WHEN_COMPLETE -DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:counted[0]==member[0]
+direct_mutant_arrive_ignores_stop|-DMUTANT_D_ARRIVE_IGNORES_STOP -DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:!(changing)
+direct_mutant_leave_no_drain|-DMUTANT_D_LEAVE_NO_DRAIN -DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
 '
 
 list() { printf '%s\n' "$checks" | sed '/^$/d' | cut -d'|' -f1; }
@@ -74,13 +91,13 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/coupled-model.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
-cp "$model" "$work/coupled.pml"
+cp "$here/coupled.pml" "$here/direct.pml" "$work/"
 
 # Shorten a spin -t -p trail to the participants' steps that matter.
 shorten() {
 	grep -E "proc +[0-9]+ \((participant|cpu|changer)|assert|START OF CYCLE" |
 	grep -vE "\[\(1\)\]|\[else\]|\[i = |\[\(\(i<=|\[\(\(i<|gi|\[param = |\[w = |\[req = |\[acted = 0|\[v = 0|\[ok = 0|\[acc = |\[closer = 0|\[poked = 0|\[reason = 0|\[n = 0|\[gen = 0|\[outcome = 0|\[got = 0|\[pending = 0|\[break\]|goto|\[\(\(commits<" |
-	sed -E 's/coupled.pml://; s/\(state [0-9]+\)//; s/\((participant|cpu|changer):1\)/\1/'
+	sed -E 's/(coupled|direct).pml://; s/\(state [0-9]+\)//; s/\((participant|cpu|changer):1\)/\1/'
 }
 
 status=0
@@ -90,9 +107,13 @@ for name in "${names[@]}"; do
 	IFS='|' read -r _ macros mode expect <<<"$line"
 	# shellcheck disable=SC2206
 	flags=($macros "${extra[@]}")
+	case $name in
+	direct_*) pml=direct.pml ;;
+	*) pml=coupled.pml ;;
+	esac
 	dir=$work/$name
-	mkdir -p "$dir" && cp "$work/coupled.pml" "$dir/"
-	if ! (cd "$dir" && spin -a "${flags[@]}" coupled.pml >spin.log 2>&1); then
+	mkdir -p "$dir" && cp "$work/$pml" "$dir/"
+	if ! (cd "$dir" && spin -a "${flags[@]}" "$pml" >spin.log 2>&1); then
 		echo "$name: FAIL (spin -a failed)"; sed 's/^/  /' "$dir/spin.log"; status=1; continue
 	fi
 	if [ "$mode" = safety ]; then
@@ -130,8 +151,8 @@ for name in "${names[@]}"; do
 		[ "$incomplete" != 0 ] && [ "${errors:-x}" = 0 ] &&
 			echo "  (search incomplete: see pan output)"
 	fi
-	if [ $trail = 1 ] && [ -f "$dir/coupled.pml.trail" ]; then
-		(cd "$dir" && spin -t -p "${flags[@]}" coupled.pml 2>&1) | shorten
+	if [ $trail = 1 ] && [ -f "$dir/$pml.trail" ]; then
+		(cd "$dir" && spin -t -p "${flags[@]}" "$pml" 2>&1) | shorten
 	fi
 done
 exit $status
