@@ -9,7 +9,9 @@
 #   Cortex-M4), ARMv8-M Mainline (Cortex-M33)
 #
 # For each it compiles a translation unit using every public call of the
-# core and the adapter, then checks with nm that the object has no undefined
+# core and the adapter, twice: as shipped (both wait strategies: the settled
+# protocol) and with -DCOUPLED_ARM_WFE_ONLY=1 (the direct protocol; the
+# unit asserts at compile time which protocol each build got); then checks with nm that the object has no undefined
 # symbol (no libatomic or libc helper), and with objdump that the atomics are
 # the ones the target should use: exclusives (LDREX/STREX, LDAXR/STLXR) or,
 # for the LSE build, LSE instructions (LDADD, CAS, SWP).
@@ -33,6 +35,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 cat >"$tmp/use.c" <<'C'
 #include "coupled/coupled.h"
+
+#if COUPLED_ARM_WFE_ONLY
+_Static_assert(!COUPLED_PROTOCOL_SETTLED, "WFE only: the direct protocol");
+#else
+_Static_assert(COUPLED_PROTOCOL_SETTLED, "WFI in the build: settled");
+#endif
 
 static struct coupled_group g;
 static struct coupled_slot s[4];
@@ -183,6 +191,21 @@ for t in "${targets[@]}"; do
 		fi
 		if check_object "$name/$cc" "$obj" "$tool-objdump" "$tool-nm" "$pattern"; then
 			echo "ok   $name/$cc ($pattern)"
+		else
+			failed=1
+		fi
+		# The WFE-only build: the same checks, the direct protocol.
+		checks=$((checks + 1))
+		obj="$tmp/$name-$cc-wfe-only.o"
+		if ! "${cmd[@]:0:${#cmd[@]}-1}" "$obj" -DCOUPLED_ARM_WFE_ONLY=1 \
+			2>"$tmp/err"; then
+			echo "FAIL $name/$cc/wfe-only: does not compile:"
+			cat "$tmp/err"
+			failed=1
+			continue
+		fi
+		if check_object "$name/$cc/wfe-only" "$obj" "$tool-objdump" "$tool-nm" "$pattern"; then
+			echo "ok   $name/$cc/wfe-only ($pattern, direct)"
 		else
 			failed=1
 		fi

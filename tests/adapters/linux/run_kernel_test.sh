@@ -18,12 +18,15 @@
 #   --min-full N      fail unless at least N of them had every CPU in them
 #                     (default 0)
 #   --timeout S       watchdog on the whole boot (default 240)
+#   --protocol NAME   the core's variant the torture must report (default
+#                     settled: the adapter's wake-ups can stay pending)
 #   --expect-fail     invert: succeed only if a module printed a FAIL verdict
 #                     (to show that the checks catch a broken run)
 #
 # Fails on: a missing package, a build warning (W=1), a missing verdict line,
-# a FAIL verdict, fewer torture rounds than asked, or any kernel WARNING,
-# BUG, oops, panic, lockup or RCU stall in the log.
+# a FAIL verdict, fewer torture rounds than asked, another protocol than
+# --protocol, or any kernel WARNING, BUG, oops, panic, lockup or RCU stall
+# in the log.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +40,7 @@ idle_args=""
 min_rounds=""
 min_full=0
 timeout_s=240
+protocol=settled
 expect_fail=0
 
 while [ $# -gt 0 ]; do
@@ -49,8 +53,9 @@ while [ $# -gt 0 ]; do
 	--min-rounds) min_rounds=$2; shift 2 ;;
 	--min-full) min_full=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
+	--protocol) protocol=$2; shift 2 ;;
 	--expect-fail) expect_fail=1; shift ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
 	*) echo "run_kernel_test: unknown argument: $1" >&2; exit 2 ;;
 	esac
 done
@@ -168,6 +173,10 @@ if [ -n "$tv" ]; then
 	full=$(printf '%s\n' "$tv" | sed -n 's/.* full=\([0-9]*\).*/\1/p')
 	[ "${full:-0}" -ge "$min_full" ] ||
 		report "only ${full:-0} rounds had every CPU in them, fewer than $min_full"
+	case "$tv" in
+	*" protocol=$protocol "*) ;;
+	*) report "the torture did not run the $protocol protocol" ;;
+	esac
 fi
 if grep -a -n -E "WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|self-detected stall|detected stalls" "$log"; then
 	report "kernel warning, BUG, oops, panic, lockup or stall in the log"

@@ -25,7 +25,10 @@
  * Core 0 prints one verdict line, "torture: PASS ..." or "torture: FAIL
  * ...", and exits through the board (semihosting: the exit status is the
  * verdict).  Built with -DTORTURE_SGI=1 the group waits in WFI and wakes
- * with a GIC SGI, otherwise in WFE with SEV.
+ * with a GIC SGI, otherwise in WFE with SEV.  Both run the settled protocol;
+ * built with -DCOUPLED_ARM_WFE_ONLY=1 (WFE only) the adapter's wake-ups
+ * cannot be lost and the group runs the direct protocol.  The verdict line
+ * names the protocol.
  *
  * The same source runs on the host against a strict model of the event
  * register and the GIC (tests/adapters/baremetal-arm/event_model/), where a lost wake-up
@@ -57,6 +60,9 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #endif
 #ifndef TORTURE_SGI
 #define TORTURE_SGI 0
+#endif
+#if TORTURE_SGI && COUPLED_ARM_WFE_ONLY
+#error "TORTURE_SGI needs the WFI strategy, which COUPLED_ARM_WFE_ONLY leaves out"
 #endif
 /* The group starts this many generations before the 32-bit wrap. */
 #ifndef TORTURE_START_GEN
@@ -383,6 +389,10 @@ static void report(uint64_t ticks)
 		fail(0, "library statistics disagree", st.commits, commits);
 	if (TORTURE_SGI && ncpus > 1 && sgis == 0)
 		fail(0, "no wake SGI was ever taken", 0, 0);
+	/* The direct protocol has no ready phase to back out of or restart. */
+	if (!COUPLED_PROTOCOL_SETTLED && (st.retries != 0 || st.restarts != 0))
+		fail(0, "retries or restarts in the direct protocol",
+		     st.retries, st.restarts);
 
 	print_begin();
 	board_puts("torture: PASS arch=" TORTURE_ARCH " atomics"
@@ -390,6 +400,7 @@ static void report(uint64_t ticks)
 		   "ateg"
 		   "y=");
 	board_puts(TORTURE_SGI ? "wfi-sgi" : "wfe-sev");
+	board_puts(" protocol=" COUPLED_PROTOCOL_NAME);
 	put_kv("cpus", ncpus);
 	put_kv("rounds", done);
 	put_kv("actions", actions);
@@ -461,6 +472,7 @@ void app_main(uint32_t cpu)
 		board_puts(TORTURE_SGI ? " strategy=wfi-sgi rounds="
 				       : " strategy=wfe-sev rounds=");
 		board_put_u64(TORTURE_ROUNDS);
+		board_puts(" protocol=" COUPLED_PROTOCOL_NAME);
 		put_kv("seed", seed);
 		board_puts("\n");
 		print_end();

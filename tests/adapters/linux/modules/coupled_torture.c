@@ -23,9 +23,10 @@
  *
  * One verdict line goes to the kernel log:
  *   coupled_torture: verdict PASS rounds=... full=... aborts=... restarts=...
- *   retries=... hotplug=... refused=... cpus=... generations=first..last
- *   errors=0 ms=...
- * (full: rounds in which every possible CPU took part).
+ *   retries=... hotplug=... refused=... cpus=... protocol=settled
+ *   generations=first..last errors=0 ms=...
+ * (full: rounds in which every possible CPU took part; protocol: the core's
+ * variant, COUPLED_PROTOCOL_NAME, settled for this adapter).
  *
  * Parameters: rounds, abort_pct, churn (committed rounds between two
  * hotplug operations, 0 for none), timeout_s (watchdog), wrong_reduce
@@ -506,11 +507,12 @@ static int __init coupled_torture_init(void)
 		     rounds);
 	pr_info("coupled_torture: verdict %s rounds=%ld full=%ld aborts=%lu "
 		"restarts=%u retries=%u hotplug=%lu refused=%lu cpus=%u "
-		"generations=%u..%u errors=%d ms=%lu%s\n",
+		"protocol=%s generations=%u..%u errors=%d ms=%lu%s\n",
 		atomic_read(&errors) ? "FAIL" : "PASS",
 		atomic_long_read(&committed), atomic_long_read(&full_rounds),
 		aborts, st.restarts, st.retries, hotplug_cycles,
-		hotplug_refused, num_online_cpus(), start_gen,
+		hotplug_refused, num_online_cpus(), COUPLED_PROTOCOL_NAME,
+		start_gen,
 		coupled_load(&grp.round_gen, COUPLED_RELAXED),
 		atomic_read(&errors), ms,
 		wrong_reduce ? " (wrong_reduce)" : "");

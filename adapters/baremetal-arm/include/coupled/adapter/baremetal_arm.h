@@ -39,6 +39,10 @@
  *   The SGI goes through a GICv2 distributor (GICD_SGIR) by default, or
  *   through a send hook (GICv3 system registers, an M-profile mailbox).
  *
+ * A build that defines COUPLED_ARM_WFE_ONLY to 1 leaves the WFI strategy
+ * out; its wake-ups then cannot be lost, and its groups run the direct
+ * protocol instead of the settled one (coupled/protocol.h).
+ *
  * Work pending (the need_resched() analog) is a hook the firmware supplies,
  * e.g. a check of the GIC's pending registers.  The clock is the generic
  * timer's virtual counter (A profile); the M profile has no clock here.
@@ -75,9 +79,26 @@
 
 #define COUPLED_ADAPTER_NAME "baremetal-arm"
 /*
- * Wake-ups: with the WFI strategy a wake is a software-generated interrupt that can stay pending into the action.
+ * COUPLED_ARM_WFE_ONLY, defined to 1 by the build, leaves the WFI strategy
+ * out: coupled_arm_set_wfi_sgi() then refuses and every group waits in WFE.
  */
+#ifndef COUPLED_ARM_WFE_ONLY
+#define COUPLED_ARM_WFE_ONLY 0
+#endif
+/*
+ * Wake-ups (coupled/adapter.h): a SEV after the waiter's last check is
+ * latched by the event register and ends the WFE, and what it leaves behind
+ * is at most one early return of a later WFE, which every WFE loop
+ * tolerates; so with WFE alone no wake-up is lost and the group gets the
+ * direct protocol.  With the WFI strategy in the build, a wake is a
+ * software-generated interrupt that can stay pending into the action (a
+ * caller with IRQs masked, cpuidle style): the settled protocol.
+ */
+#if COUPLED_ARM_WFE_ONLY
+#define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0
+#else
 #define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 1
+#endif
 
 /* --- the instructions -------------------------------------------------------- */
 
@@ -276,6 +297,24 @@ struct coupled_adapter_slot {
 	uint32_t gic_target;
 };
 
+/**
+ * coupled__arm_uses_wfi() - whether the group waits in WFI (the SGI strategy)
+ * @ag: the group's adapter state
+ *
+ * Context: any.
+ * Return: true for COUPLED_ARM_WAIT_WFI_SGI; always false when the build
+ * leaves that strategy out (COUPLED_ARM_WFE_ONLY).
+ */
+static inline bool coupled__arm_uses_wfi(const struct coupled_adapter_group *ag)
+{
+#if COUPLED_ARM_WFE_ONLY
+	(void)ag;
+	return false;
+#else
+	return ag->strategy == COUPLED_ARM_WAIT_WFI_SGI;
+#endif
+}
+
 /* --- configuration (before the group is shared) -------------------------------- */
 
 /**
@@ -304,12 +343,15 @@ static inline int coupled_arm_set_wfe(struct coupled_adapter_group *ag)
  *
  * Context: after coupled_group_init(), before any other core uses the group.
  * Return: 0, or COUPLED_EINVAL for a null pointer, an SGI number above
- * 15, or neither a send hook nor a distributor address; nothing changes on
- * error.
+ * 15, or neither a send hook nor a distributor address; COUPLED_EOPNOTSUPP
+ * in a build with COUPLED_ARM_WFE_ONLY (its groups run the direct protocol,
+ * which this strategy's wake-ups would break); nothing changes on error.
  */
 static inline int coupled_arm_set_wfi_sgi(struct coupled_adapter_group *ag,
 					  const struct coupled_arm_ipi *ipi)
 {
+	if (COUPLED_ARM_WFE_ONLY)
+		return COUPLED_EOPNOTSUPP;
 	if (!ag || !ipi || ipi->sgi_id > 15u ||
 	    (!ipi->send && ipi->gicd_base == 0u))
 		return COUPLED_EINVAL;
@@ -426,7 +468,7 @@ coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
 			     struct coupled_adapter_slot *as, uint32_t self)
 {
 	(void)self;
-	if (ag->strategy != COUPLED_ARM_WAIT_WFI_SGI)
+	if (!coupled__arm_uses_wfi(ag))
 		return 0u;
 	/*
 	 * acquire: pairs with the release increment in coupled_adapter_wake(),
@@ -461,7 +503,7 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 		COUPLED_ARM_YIELD();
 		return;
 	}
-	if (ag->strategy != COUPLED_ARM_WAIT_WFI_SGI) {
+	if (!coupled__arm_uses_wfi(ag)) {
 		/*
 		 * The event register: a SEV since the core's last check (which
 		 * came after wait_prepare) was latched and makes this return.
@@ -492,9 +534,10 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
  * @target: the target participant's adapter state
  * @target_id: the target's id
  *
- * WFE: DSB then SEV.  The DSB makes the poke counter the core just bumped
- * observable before the event leaves; it pairs with the target's acquire
- * load of its poke counter after its WFE returns.  SEV wakes every core of
+ * WFE: DSB then SEV.  The DSB makes what the caller just stored for the
+ * target (its poke counter in the settled protocol, the group's word in the
+ * direct one) observable before the event leaves; it pairs with the
+ * target's acquire load of it after its WFE returns.  SEV wakes every core of
  * the shareability domain; the others see a spurious return.
  *
  * WFI: release increment of the target's wake counter, DSB, SGI.
@@ -505,7 +548,7 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *target,
 					uint32_t target_id)
 {
-	if (ag->strategy != COUPLED_ARM_WAIT_WFI_SGI) {
+	if (!coupled__arm_uses_wfi(ag)) {
 		COUPLED_ARM_DSB();
 		COUPLED_ARM_SEV();
 		return;
