@@ -152,8 +152,13 @@ struct coupled_group {
 	coupled_atomic_u32 members;     /* member count; written by changes */
 	coupled_atomic_u32 round_gen;   /* generation of the last decision */
 	coupled_atomic_i32 round_param; /* that round's reduced request */
+	coupled_atomic_u32 prevent;     /* 1 while a membership change runs: the
+				     * changers' lock (settled: also what
+				     * stops rounds; direct: the word's stop) */
+#if !COUPLED_PROTOCOL_SETTLED
+	coupled_atomic_u32 round_members; /* that round's member count */
+#endif
 #if COUPLED_PROTOCOL_SETTLED
-	coupled_atomic_u32 prevent;       /* 1 while a membership change runs */
 	coupled_atomic_u32 round_outcome; /* the last decision */
 	coupled_atomic_u32 exit_gate;     /* generation whose exit is open */
 #endif

@@ -57,7 +57,10 @@
  *   counts             arrivals and withdrawals (RMWs); membership changes
  *                      (CAS, setting and clearing stop); the completer (one
  *                      store, while the word is frozen)
- *   round_gen, round_param   the completer, while the word is frozen
+ *   round_gen, round_param, round_members   the completer, while the word
+ *                      is frozen
+ *   prevent            membership changes: the changers' lock, held from
+ *                      before stop is set until after it is cleared
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
@@ -168,11 +171,12 @@ static inline void coupled__direct_complete(struct coupled_group *g,
 		acc = k ? g->reduce(acc, r) : r;
 	}
 	/*
-	 * relaxed, all three: only completers write these, each completer's
+	 * relaxed, all four: only completers write these, each completer's
 	 * accesses happen before the next one's (through the word), and the
 	 * release store of the word below publishes them to the members.
 	 */
 	coupled_store(&g->round_param, acc, COUPLED_RELAXED);
+	coupled_store(&g->round_members, n, COUPLED_RELAXED);
 	coupled_store(&g->round_gen,
 		      coupled_load(&g->round_gen, COUPLED_RELAXED) + 1u,
 		      COUPLED_RELAXED);
@@ -280,6 +284,7 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 	struct coupled_slot *s = &g->slots[self];
 	struct coupled_round round;
 	uint32_t n, w, gen;
+	bool mine;
 	int ret;
 
 	/*
@@ -304,12 +309,28 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 	COUPLED__STAT_INC(s, attempts);
 	gen = w & COUPLED__DIRECT_GEN_MASK;
 	/*
-	 * relaxed, both: stable while we count and stop was clear at our
-	 * arrival; a change drains the count before it writes them.
+	 * acquire, both: they pair with the release stores of a change
+	 * (roster_add/_remove's count, the member flag).  Reading a change
+	 * that ran after our arrival is only possible once our round
+	 * committed (a change drains the count first), and then the acquire
+	 * makes the re-load of the word below see the generation moved.
 	 */
-	n = coupled_load(&g->members, COUPLED_RELAXED);
-	if ((w & COUPLED__DIRECT_STOP) ||
-	    !coupled_load(&s->member, COUPLED_RELAXED)) {
+	n = coupled_load(&g->members, COUPLED_ACQUIRE);
+	mine = coupled_load(&s->member, COUPLED_ACQUIRE) != 0;
+	if (!(w & COUPLED__DIRECT_STOP)) {
+		/*
+		 * acquire: pairs with the completer's release store.  The
+		 * generation moved since our arrival: another member
+		 * completed our round (and a change may have run since, so
+		 * n and mine may be newer than the round): take part with
+		 * the round's published member count.
+		 */
+		if ((coupled_load(&g->counts, COUPLED_ACQUIRE) &
+		     COUPLED__DIRECT_GEN_MASK) != gen)
+			goto committed;
+	}
+	/* Otherwise n and mine are our round's: no change ran since. */
+	if ((w & COUPLED__DIRECT_STOP) || !mine) {
 		/*
 		 * Cannot be refused: no round completes with stop set.  A
 		 * non-member (defensive: coupled_leave() keeps stop until our
@@ -332,17 +353,18 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 			return ret;
 	}
 
+committed:
 	COUPLED_HOOK(g, self, COUPLED_HOOK_DECIDED);
 	round.group = g;
 	round.self = self;
 	/*
-	 * relaxed, both: the completer's own stores, or published to us by
+	 * relaxed, all three: the completer's own stores, or published to us by
 	 * its release store of the word, which we acquired; stable until
 	 * the next round, which needs our next arrival.
 	 */
 	round.param = coupled_load(&g->round_param, COUPLED_RELAXED);
 	round.generation = coupled_load(&g->round_gen, COUPLED_RELAXED);
-	round.members = n;
+	round.members = coupled_load(&g->round_members, COUPLED_RELAXED);
 	action(&round, ctx);
 	COUPLED__STAT_INC(s, commits);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_EXITED);
@@ -353,43 +375,51 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
  * coupled__membership_begin() - stop rounds and wait until nobody counts
  * @g: the group
  *
- * Sets stop with a CAS, refused while the count is complete (that round
- * committed: its completer is about to store) or while another change holds
- * stop.  Then wakes every member so that those resting see it and withdraw,
- * and waits until the arrivals drain to 0.
+ * Takes the changers' lock (g->prevent), then sets stop with a CAS,
+ * refused while the count is complete (that round committed: its completer
+ * is about to store).  Then wakes every member so that those resting see it
+ * and withdraw, and waits until the arrivals drain to 0.
  */
 static inline void coupled__membership_begin(struct coupled_group *g)
 {
-	/* relaxed: a first guess for the CAS, which re-checks. */
-	uint32_t w = coupled_load(&g->counts, COUPLED_RELAXED);
-	uint32_t n, k;
+	uint32_t expected = 0, w, n, k;
 
+	/*
+	 * The changers' lock first: with it held the member count is stable
+	 * (only holders write it), so the complete-count guard below is
+	 * judged against the count the word is counting to, and no other
+	 * change can run between our load of the word and our CAS.
+	 * acquire on success: pairs with the release that unlocked the
+	 * previous change, publishing its member flags, count and roster.
+	 * relaxed on failure: we retry.
+	 */
+	while (!coupled_cas(&g->prevent, &expected, 1u, COUPLED_ACQUIRE,
+			    COUPLED_RELAXED)) {
+		expected = 0;
+		coupled_adapter_relax(&g->adapter);
+	}
+	/* relaxed: stable while we hold the lock (see above). */
+	n = coupled_load(&g->members, COUPLED_RELAXED);
+	/* relaxed: a first guess for the CAS, which re-checks. */
+	w = coupled_load(&g->counts, COUPLED_RELAXED);
 	for (;;) {
-		/*
-		 * relaxed: stable while stop is clear (only a change holding
-		 * stop writes it); if a change slipped in, the CAS fails.
-		 */
-		n = coupled_load(&g->members, COUPLED_RELAXED);
-		if (!(w & COUPLED__DIRECT_STOP) &&
-		    !coupled__direct_complete_word(w, n)) {
+		if (!coupled__direct_complete_word(w, n)) {
 			/*
-			 * acquire on success: pairs with the release that
-			 * ended the previous change (its roster and count)
-			 * and with every arrival before.  relaxed on
-			 * failure: we retry.
+			 * relaxed, success and failure: the lock gave us the
+			 * membership; what the drained calls did is acquired
+			 * by the drain loop below; on failure we retry.
 			 */
 			if (coupled_cas(&g->counts, &w,
 					w | COUPLED__DIRECT_STOP,
-					COUPLED_ACQUIRE, COUPLED_RELAXED))
+					COUPLED_RELAXED, COUPLED_RELAXED))
 				break;
 			continue;
 		}
+		/* A committed round: its completer is about to store. */
 		coupled_adapter_relax(&g->adapter);
 		/* relaxed: the CAS re-checks. */
 		w = coupled_load(&g->counts, COUPLED_RELAXED);
 	}
-	/* relaxed: stable now that we hold stop (see above). */
-	n = coupled_load(&g->members, COUPLED_RELAXED);
 	for (k = 0; k < n; k++) {
 		uint32_t id = coupled__roster_id(g, k);
 
@@ -439,8 +469,13 @@ static inline void coupled__membership_end(struct coupled_group *g)
 		 */
 		if (coupled_cas(&g->counts, &w, w & ~COUPLED__DIRECT_STOP,
 				COUPLED_RELEASE, COUPLED_RELAXED))
-			return;
+			break;
 	}
+	/*
+	 * release: pairs with the next changer's acquire CAS of the lock
+	 * (coupled__membership_begin()).
+	 */
+	coupled_store(&g->prevent, 0u, COUPLED_RELEASE);
 }
 
 /**

@@ -42,8 +42,11 @@ static inline int coupled_group_init(struct coupled_group *g,
 	coupled_atomic_init(&g->members, initial_members);
 	coupled_atomic_init(&g->round_gen, 0u);
 	coupled_atomic_init(&g->round_param, 0);
-#if COUPLED_PROTOCOL_SETTLED
 	coupled_atomic_init(&g->prevent, 0u);
+#if !COUPLED_PROTOCOL_SETTLED
+	coupled_atomic_init(&g->round_members, 0u);
+#endif
+#if COUPLED_PROTOCOL_SETTLED
 	coupled_atomic_init(&g->round_outcome, 0u);
 	coupled_atomic_init(&g->exit_gate, 0u);
 #endif
@@ -127,8 +130,9 @@ static inline int coupled_group_set_generation(struct coupled_group *g,
 		return COUPLED_EBUSY;
 #else
 	/* The direct word's generation field may hold anything at rest. */
-	if (coupled_load(&g->counts, COUPLED_RELAXED) &
-	    ~COUPLED__DIRECT_GEN_MASK)
+	if ((coupled_load(&g->counts, COUPLED_RELAXED) &
+	     ~COUPLED__DIRECT_GEN_MASK) ||
+	    coupled_load(&g->prevent, COUPLED_RELAXED))
 		return COUPLED_EBUSY;
 #endif
 	for (i = 0; i < g->capacity; i++)

@@ -346,8 +346,7 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		uint32_t w = coupled_load(&g.counts, COUPLED_RELAXED);
 
 		RL_ASSERT((w & COUPLED__DIRECT_STOP) != 0);
-		if (sc == SC_STOP &&
-		    change_phase.load(rl::mo_relaxed, $) == 1u)
+		if (sc == SC_STOP && change_phase.load(rl::mo_relaxed, $) == 1u)
 			change_phase.store(2u, rl::mo_relaxed, $);
 	}
 #endif
@@ -899,9 +898,12 @@ const char *skip_reason(int sc)
 	if (scenarios[sc].variants & this_variant)
 		return NULL;
 	if (scenarios[sc].variants == SETTLED)
-		return "settled protocol only: the direct protocol has no ready "
-		       "phase (no phase-2 abort, no back-out and retry, no poke "
-		       "restart); its withdrawal is covered by abort_phase1 and "
+		return "settled protocol only: the direct protocol has no "
+		       "ready "
+		       "phase (no phase-2 abort, no back-out and retry, no "
+		       "poke "
+		       "restart); its withdrawal is covered by abort_phase1 "
+		       "and "
 		       "withdraw_vs_complete";
 	return "direct protocol only: the settled protocol has no withdrawal "
 	       "CAS nor stop bit; its counterparts are abort_phase1, retry and "

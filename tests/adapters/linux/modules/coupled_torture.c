@@ -512,8 +512,7 @@ static int __init coupled_torture_init(void)
 		atomic_long_read(&committed), atomic_long_read(&full_rounds),
 		aborts, st.restarts, st.retries, hotplug_cycles,
 		hotplug_refused, num_online_cpus(), COUPLED_PROTOCOL_NAME,
-		start_gen,
-		coupled_load(&grp.round_gen, COUPLED_RELAXED),
+		start_gen, coupled_load(&grp.round_gen, COUPLED_RELAXED),
 		atomic_read(&errors), ms,
 		wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
