@@ -246,8 +246,8 @@ proctype participant(byte self)
 #endif
 		/* coupled__run: relaxed load of member */
 		mem = member[self];
-#ifdef PROPOSED_RECHECK_GEN
-		/* proposed: acquire re-load of counts after the loads of
+#ifndef MUTANT_D_NO_RECHECK_GEN
+		/* coupled__run: acquire re-load of counts after the loads of
 		 * members and member; a moved generation means the round that
 		 * counts this arrival committed (completed by another) */
 		if
@@ -394,9 +394,11 @@ next_call:
  * the arrivals drain to 0 */
 inline membership_begin()
 {
-	/* coupled__membership_begin: relaxed load of members and the CAS
-	 * that sets stop, refused while stop is set or the count complete
-	 * (one step: only changers write members, and they hold stop) */
+	/* coupled__membership_begin: the changers' lock (CAS of prevent),
+	 * the relaxed load of members and the CAS that sets stop, refused
+	 * while the count is complete.  One step: the model has one changer,
+	 * so the lock is always free, and with it held only the changer
+	 * writes members. */
 	atomic {
 #ifdef MUTANT_D_STOP_WHEN_COMPLETE
 		!stop ->
@@ -423,9 +425,9 @@ inline membership_begin()
 /* coupled__membership_end(): the CAS loop that clears stop, one step */
 inline membership_end()
 {
-#ifdef PROPOSED_END_AFTER_DRAIN
-	/* proposed: clear stop only with arrivals 0 (stray arrivals that
-	 * saw stop withdraw first) */
+#ifndef MUTANT_D_END_BEFORE_DRAIN
+	/* clear stop only with arrivals 0 (stray arrivals that saw stop
+	 * withdraw first) */
 	atomic { arr == 0 -> stop = 0; changing = 0 }
 #else
 	atomic { stop = 0; changing = 0 }

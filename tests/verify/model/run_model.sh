@@ -54,13 +54,13 @@ direct_progress_4|-DN=4 -DROUNDS=2 -DABORTS=1 -DREQMAX=1|liveness|pass
 direct_sanity_abort_livelock|-DN=3 -DROUNDS=2 -DABORTS_UNBOUNDED -DREQMAX=1|liveness|cycle
 direct_membership_2|-DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
 direct_membership_progress_2|-DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=0 -DREQMAX=1|liveness|pass
-direct_membership_proposed_2|-DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
-direct_membership_progress_proposed_2|-DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=0 -DREQMAX=1|liveness|pass
+direct_mutant_end_before_drain|-DMUTANT_D_END_BEFORE_DRAIN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
+direct_mutant_no_recheck_gen|-DMUTANT_D_NO_RECHECK_GEN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
 direct_mutant_withdraw_no_guard|-DMUTANT_D_WITHDRAW_NO_GUARD -DN=3 -DROUNDS=2 -DABORTS=1|safety|assert:acts==ghost_n
 direct_mutant_no_gen|-DMUTANT_D_NO_GEN -DN=3 -DROUNDS=2 -DABORTS=1|safety|end
-direct_mutant_stop_when_complete|-DMUTANT_D_STOP_WHEN_COMPLETE -DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:counted[0]==member[0]
-direct_mutant_arrive_ignores_stop|-DMUTANT_D_ARRIVE_IGNORES_STOP -DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:!(changing)
-direct_mutant_leave_no_drain|-DMUTANT_D_LEAVE_NO_DRAIN -DMEMBERSHIP -DPROPOSED_END_AFTER_DRAIN -DPROPOSED_RECHECK_GEN -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
+direct_mutant_stop_when_complete|-DMUTANT_D_STOP_WHEN_COMPLETE -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:counted[0]==member[0]
+direct_mutant_arrive_ignores_stop|-DMUTANT_D_ARRIVE_IGNORES_STOP -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:!(changing)
+direct_mutant_leave_no_drain|-DMUTANT_D_LEAVE_NO_DRAIN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
 '
 
 list() { printf '%s\n' "$checks" | sed '/^$/d' | cut -d'|' -f1; }
