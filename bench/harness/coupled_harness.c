@@ -189,11 +189,18 @@ static void body(void *arg, uint32_t self)
 				fail(r);
 			break;
 		case COUPLED_HARNESS_ABORT_RETRY:
+			/*
+			 * The armed call aborts unless it completes the round
+			 * (the direct protocol commits at the completing
+			 * arrival, which checks no abort source): then it was
+			 * this iteration's round.
+			 */
 			if (self == 0) {
 				t.armed = true;
-				(void)coupled_enter_opts(&group, self, 0,
-							 empty_action, 0,
-							 &opts);
+				if (coupled_enter_opts(&group, self, 0,
+						       empty_action, 0,
+						       &opts) == COUPLED_COMMITTED)
+					break;
 			}
 			round_until_committed(r, self, empty_action, 0);
 			break;
