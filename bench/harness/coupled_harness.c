@@ -197,9 +197,9 @@ static void body(void *arg, uint32_t self)
 			 */
 			if (self == 0) {
 				t.armed = true;
-				if (coupled_enter_opts(&group, self, 0,
-						       empty_action, 0,
-						       &opts) == COUPLED_COMMITTED)
+				if (coupled_enter_opts(
+					    &group, self, 0, empty_action, 0,
+					    &opts) == COUPLED_COMMITTED)
 					break;
 			}
 			round_until_committed(r, self, empty_action, 0);

@@ -266,7 +266,11 @@ static inline int coupled_vote(const struct coupled_round *round,
  * Participants waiting for a round abort with COUPLED_ABORT_MEMBERSHIP; a
  * round that already committed (direct: its count is complete; settled: it
  * reached all-ready) completes first; no round ever commits with a
- * stale member count.
+ * stale member count.  "Completes": in the settled protocol the change also
+ * waits until every member of that round has left it; in the direct one a
+ * member may still be running that round's action (with the round's own
+ * member count) while the change proceeds, since nobody counts in a round
+ * once it committed.
  *
  * Context: may spin.  Must not be called from inside a call of
  * coupled_enter() on @g by the same execution context (from an action, a
