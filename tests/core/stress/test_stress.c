@@ -25,8 +25,11 @@
  * (oracle.h).  At the end each recorded round must have been run by exactly
  * its members (each once), all with the same parameter, equal to the
  * minimum of their requests, and the same vote outcome where a vote was
- * held; every thread ran the action exactly as often as its calls returned
- * COUPLED_COMMITTED.  Exit status 0 only if all of that holds.
+ * held; the generations must be consecutive from the start generation on
+ * (across the 32-bit wrap with --start-gen), with no round missing; every
+ * thread ran the action exactly as often as its calls returned
+ * COUPLED_COMMITTED; and the group must be at rest at the end
+ * (variant.h).  Exit status 0 only if all of that holds.
  */
 #include "coupled/coupled.h"
 
@@ -38,6 +41,7 @@
 
 #include "check.h"
 #include "oracle.h"
+#include "variant.h"
 
 #define MAX_THREADS 64
 _Static_assert(MAX_THREADS <= ORACLE_MAX_MEMBERS, "the oracle's record holds "
@@ -280,7 +284,8 @@ int main(int argc, char **argv)
 	unsigned long seed = 1;
 	unsigned long committed = 0, actions = 0, commits = 0, calls = 0;
 	unsigned long aborts[COUPLED_ABORT_REASONS] = { 0 }, changes = 0;
-	unsigned long restarted = 0, absent = 0;
+	unsigned long restarted = 0, absent = 0, skipped = 0;
+	uint32_t last_recorded = 0;
 	uint32_t g;
 	struct coupled_stats st;
 	pthread_t changer_thread;
@@ -340,9 +345,10 @@ int main(int argc, char **argv)
 	CHECK_EQ(coupled_pthread_set_strategy(coupled_group_adapter(&group),
 					      strategy),
 		 0);
-	printf("stress: %u threads, %u rounds, %s, abort %u%%, work %u%%, "
-	       "churn %s, seed %lu, start generation %u\n",
-	       (unsigned)nthreads, (unsigned)target_rounds,
+	printf("stress: %s protocol, %u threads, %u rounds, %s, abort %u%%, "
+	       "work %u%%, churn %s, seed %lu, start generation %u\n",
+	       COUPLED_PROTOCOL_NAME, (unsigned)nthreads,
+	       (unsigned)target_rounds,
 	       coupled_pthread_strategy_name(strategy), abort_pct, work_pct,
 	       churn     ? "self"
 	       : changer ? "changer"
@@ -377,8 +383,21 @@ int main(int argc, char **argv)
 		struct oracle_failure f;
 		uint32_t n = oracle_actions(rec);
 
+		/*
+		 * Record 0 is the start generation itself, which no round
+		 * of this run has; the rounds are start + 1, start + 2, ...
+		 * A generation is skipped only by a restarted round of the
+		 * settled variant (which decides, but runs no action):
+		 * counted here, checked against the restarts below.
+		 */
 		if (!n)
 			continue;
+		if (g == 0) {
+			fprintf(stderr, "a round of the start generation\n");
+			return 1;
+		}
+		skipped += g - 1u - last_recorded;
+		last_recorded = g;
 		committed++;
 		actions += n;
 		if (oracle_check(rec, coupled_reduce_min, &f) != 0) {
@@ -406,14 +425,28 @@ int main(int argc, char **argv)
 			aborts[r] += w->results[r];
 	}
 	CHECK_EQ(actions, commits);
-	CHECK_EQ(coupled_load(&group.counts, COUPLED_RELAXED), 0);
-	CHECK(committed >= 1);
+	CHECK(test_group_at_rest(&group));
+	/* It stopped at generation start + target_rounds or after. */
+	CHECK(last_recorded >= target_rounds);
 	CHECK(atomic_load(&stop) == 1);
-	if (coupled_stats_read(&group, &st) == 0)
-		restarted = st.restarts;
+	CHECK_EQ(coupled_stats_read(&group, &st), 0);
+	restarted = st.restarts;
+	/*
+	 * The generations are consecutive but for restarted rounds: each
+	 * restart is counted by every member of its round, so at least once.
+	 * The direct variant never restarts: no generation may be missing.
+	 */
+	if (skipped > restarted) {
+		fprintf(stderr,
+			"%lu generations without a round, but only %lu "
+			"restarts\n",
+			skipped, restarted);
+		return 1;
+	}
 
-	printf("committed rounds: %lu (actions %lu, calls %lu)\n", committed,
-	       actions, calls);
+	printf("committed rounds: %lu (actions %lu, calls %lu), generations "
+	       "skipped by restarts %lu\n",
+	       committed, actions, calls, skipped);
 	printf("aborts: work %lu, membership %lu, caller %lu, timeout %lu; "
 	       "membership changes %lu\n",
 	       aborts[COUPLED_ABORT_WORK], aborts[COUPLED_ABORT_MEMBERSHIP],

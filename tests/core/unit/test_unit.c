@@ -4,8 +4,18 @@
  * single-threaded behaviour: bad input, error codes, the group left untouched,
  * one-member rounds, the abort sources that one thread can trigger.
  *
- * The same file is compiled as C and, through unit_cxx.cpp, as C++.
+ * The same file is compiled as C and, through unit_cxx.cpp, as C++, and
+ * for both protocol variants (the adapter's default and one forced with
+ * COUPLED_PROTOCOL_SETTLED or COUPLED_PROTOCOL_DIRECT).
  */
+
+/* The variant this build asked for, before coupled/protocol.h decides. */
+#if defined(COUPLED_PROTOCOL_SETTLED)
+#define TEST_FORCED_PROTOCOL (COUPLED_PROTOCOL_SETTLED ? "settled" : "direct")
+#elif defined(COUPLED_PROTOCOL_DIRECT)
+#define TEST_FORCED_PROTOCOL (COUPLED_PROTOCOL_DIRECT ? "direct" : "settled")
+#endif
+
 #include "coupled/coupled.h"
 
 #include <stdint.h>
@@ -19,6 +29,7 @@
 #endif
 
 #include "check.h"
+#include "variant.h"
 
 /* ---- the packed word ------------------------------------------------- */
 
@@ -240,7 +251,7 @@ static void test_single_member_round(void)
 		CHECK_EQ(action_runs, (unsigned)i + 1u);
 		CHECK_EQ(action_param, 7 + i);
 		CHECK_EQ(action_members, 1);
-		CHECK_EQ(word_value(&g.counts), 0);
+		CHECK(test_group_at_rest(&g));
 	}
 }
 
@@ -362,7 +373,7 @@ static void test_abort_sources_alone(void)
 	CHECK_EQ(coupled_enter_opts(&g, 0, 1, count_action, NULL, &opts),
 		 COUPLED_ABORT_CALLER);
 	CHECK(polls >= 1);
-	CHECK_EQ(word_value(&g.counts), 0);
+	CHECK(test_group_at_rest(&g));
 
 #if COUPLED_ADAPTER_HAS_CLOCK
 	memset((void *)&opts, 0, sizeof(opts));
@@ -371,12 +382,12 @@ static void test_abort_sources_alone(void)
 	CHECK_EQ(coupled_enter_opts(&g, 0, 1, count_action, NULL, &opts),
 		 COUPLED_ABORT_TIMEOUT);
 	CHECK(coupled_adapter_now(coupled_group_adapter(&g)) >= opts.deadline);
-	CHECK_EQ(word_value(&g.counts), 0);
+	CHECK(test_group_at_rest(&g));
 	/* A deadline already in the past aborts at once. */
 	opts.deadline = 1;
 	CHECK_EQ(coupled_enter_opts(&g, 1, 1, count_action, NULL, &opts),
 		 COUPLED_ABORT_TIMEOUT);
-	CHECK_EQ(word_value(&g.counts), 0);
+	CHECK(test_group_at_rest(&g));
 #else
 	memset((void *)&opts, 0, sizeof(opts));
 	opts.deadline = 1;
@@ -400,7 +411,7 @@ static void test_abort_sources_alone(void)
 				   coupled_participant_adapter(&g, 0), 0);
 	CHECK_EQ(coupled_enter(&g, 0, 1, count_action, NULL),
 		 COUPLED_ABORT_WORK);
-	CHECK_EQ(word_value(&g.counts), 0);
+	CHECK(test_group_at_rest(&g));
 	coupled_pthread_clear_work(coupled_participant_adapter(&g, 0));
 #endif
 	CHECK_EQ(action_runs, 0);
@@ -462,9 +473,14 @@ static void busy_action(const struct coupled_round *r, void *ctx)
 	(void)ctx;
 }
 
-/* At rest, every member has acknowledged the last decision. */
+/*
+ * At rest: nobody counted, no change in progress; in the settled variant
+ * also every member has acknowledged the last decision and the exit gate
+ * is open at it (the direct variant keeps no per-member round state).
+ */
 static void check_acks_at_rest(struct coupled_group *g)
 {
+#if COUPLED_PROTOCOL_SETTLED
 	/* relaxed: single-threaded test. */
 	uint32_t gen = coupled_load(&g->round_gen, COUPLED_RELAXED);
 	uint32_t i;
@@ -475,6 +491,38 @@ static void check_acks_at_rest(struct coupled_group *g)
 			CHECK_EQ(coupled_load(&g->slots[i].ack,
 					      COUPLED_RELAXED),
 				 gen);
+#endif
+	CHECK(test_group_at_rest(g));
+	CHECK(test_roster_consistent(g) == NULL);
+}
+
+/* A stale acknowledgement, where the variant keeps one. */
+static void check_stale_ack(struct coupled_group *g, uint32_t id,
+			    uint32_t want)
+{
+#if COUPLED_PROTOCOL_SETTLED
+	/* relaxed: single-threaded test. */
+	CHECK_EQ(coupled_load(&g->slots[id].ack, COUPLED_RELAXED), want);
+#else
+	(void)g;
+	(void)id;
+	(void)want;
+#endif
+}
+
+/* One-member rounds of @g by @id: their generations follow @last. */
+static void check_rounds_follow(struct coupled_group *g, uint32_t id,
+				uint32_t last, unsigned rounds)
+{
+	unsigned i;
+
+	wrap_count = 0;
+	for (i = 0; i < rounds; i++)
+		CHECK_EQ(coupled_enter(g, id, 1, wrap_action, NULL),
+			 COUPLED_COMMITTED);
+	CHECK_EQ(wrap_count, rounds);
+	for (i = 0; i < rounds && i < 8; i++)
+		CHECK_EQ(wrap_gens[i], (uint32_t)(last + 1u + i));
 }
 
 /*
@@ -518,7 +566,7 @@ static void test_generation_wrap(void)
 
 	/* After 2^32 - 1 rounds: a never-member still acknowledges 0. */
 	CHECK_EQ(coupled_group_set_generation(&g, UINT32_MAX), 0);
-	CHECK_EQ(coupled_load(&g.slots[1].ack, COUPLED_RELAXED), 0);
+	check_stale_ack(&g, 1, 0);
 	CHECK_EQ(coupled_join(&g, 1), 0);
 	check_acks_at_rest(&g);
 
@@ -529,9 +577,22 @@ static void test_generation_wrap(void)
 	CHECK_EQ(coupled_group_set_generation(&g, 5), 0);
 	CHECK_EQ(coupled_leave(&g, 2), 0);
 	CHECK_EQ(coupled_group_set_generation(&g, 4), 0);
-	CHECK_EQ(coupled_load(&g.slots[2].ack, COUPLED_RELAXED), 5);
+	check_stale_ack(&g, 2, 5);
 	CHECK_EQ(coupled_join(&g, 2), 0);
 	check_acks_at_rest(&g);
+
+	/*
+	 * Alone again, the returning id's rounds follow 4 (and in the
+	 * direct variant the word's own 15-bit generation, which the call
+	 * above left as it was, does not matter); then across the wrap.
+	 */
+	CHECK_EQ(coupled_leave(&g, 1), 0);
+	check_rounds_follow(&g, 2, 4, 3);
+	CHECK_EQ(coupled_group_set_generation(&g, UINT32_MAX - 2u), 0);
+	check_rounds_follow(&g, 2, UINT32_MAX - 2u, 5);
+	check_acks_at_rest(&g);
+	CHECK_EQ(coupled_join(&g, 1), 0);
+	CHECK_EQ(coupled_group_set_generation(&g, 4), 0);
 
 	/* A call that changes nothing leaves every byte as it was. */
 	take(&snap, &g, slots);
@@ -690,9 +751,124 @@ static void test_max_capacity(void)
 	free(slots);
 }
 
+/* ---- the protocol variant ------------------------------------------- */
+
+/*
+ * COUPLED_PROTOCOL_NAME names the variant the build asked for; without a
+ * request, the adapter's wake-ups pick it: direct where they cannot be lost
+ * (the pthread and spin adapters), settled otherwise.
+ */
+static void test_protocol_name(void)
+{
+	const char *want;
+
+	TEST_CASE("protocol_name");
+#ifdef TEST_FORCED_PROTOCOL
+	want = TEST_FORCED_PROTOCOL;
+#else
+	want = COUPLED_ADAPTER_WAKE_CAN_BE_LOST ? "settled" : "direct";
+#if defined(COUPLED_ADAPTER_PTHREAD) ||                                 \
+	!(defined(COUPLED_ADAPTER_LINUX) || defined(COUPLED_ADAPTER_HEADER) || \
+	  defined(COUPLED_ADAPTER_BAREMETAL_ARM))
+	/* The pthread and spin adapters: their wake-ups cannot be lost. */
+	want = "direct";
+#endif
+#endif
+	printf("   protocol %s\n", COUPLED_PROTOCOL_NAME);
+	CHECK(strcmp(COUPLED_PROTOCOL_NAME, want) == 0);
+	CHECK_EQ(COUPLED_PROTOCOL_SETTLED, strcmp(want, "settled") == 0);
+}
+
+/*
+ * The codes are part of the API: the same values, and the same strings, in
+ * both variants (each build checks the fixed values).
+ */
+static void test_error_codes(void)
+{
+	TEST_CASE("error_codes");
+	CHECK_EQ(COUPLED_COMMITTED, 0);
+	CHECK_EQ(COUPLED_ABORT_WORK, 1);
+	CHECK_EQ(COUPLED_ABORT_MEMBERSHIP, 2);
+	CHECK_EQ(COUPLED_ABORT_CALLER, 3);
+	CHECK_EQ(COUPLED_ABORT_TIMEOUT, 4);
+	CHECK_EQ(COUPLED_ABORT_REASONS, 5);
+	CHECK_EQ(COUPLED_ENOENT, -2);
+	CHECK_EQ(COUPLED_EBUSY, -16);
+	CHECK_EQ(COUPLED_EEXIST, -17);
+	CHECK_EQ(COUPLED_EINVAL, -22);
+	CHECK_EQ(COUPLED_ERANGE, -34);
+	CHECK(COUPLED_EPERM < 0);
+	CHECK(COUPLED_EOPNOTSUPP < 0);
+	CHECK(strcmp(coupled_strerror(COUPLED_ENOENT), "unknown") != 0);
+	CHECK(strcmp(coupled_strerror(COUPLED_EOPNOTSUPP), "unknown") != 0);
+}
+
+/*
+ * The roster stays the dense list of the members through any sequence of
+ * joins and leaves (a leave moves the last entry into the hole), and a
+ * refused change leaves it as it was.  A model of the member flags decides
+ * every result.
+ */
+static void test_roster_random(void)
+{
+	enum { CAP = 64, OPS = 4000 };
+	static struct coupled_slot slots[CAP];
+	struct coupled_group g;
+	bool model[CAP];
+	uint32_t rng = 12345u, n = 5, i, k;
+
+	TEST_CASE("roster_random");
+	CHECK_EQ(coupled_group_init(&g, slots, CAP, n, NULL), 0);
+	for (i = 0; i < CAP; i++)
+		model[i] = i < n;
+	CHECK(test_roster_consistent(&g) == NULL);
+	for (k = 0; k < OPS; k++) {
+		const char *bad;
+		int r;
+
+		rng = rng * 1103515245u + 12345u;
+		i = (rng >> 16) % CAP;
+		if ((rng >> 8) & 1u) {
+			r = coupled_join(&g, i);
+			CHECK_EQ(r, model[i] ? COUPLED_EEXIST : 0);
+			if (!model[i])
+				n++;
+			model[i] = true;
+		} else {
+			r = coupled_leave(&g, i);
+			CHECK_EQ(r, model[i] ? 0 : COUPLED_ENOENT);
+			if (model[i])
+				n--;
+			model[i] = false;
+		}
+		CHECK_EQ(coupled_group_members(&g), n);
+		bad = test_roster_consistent(&g);
+		if (bad) {
+			fprintf(stderr, "after op %u (id %u): %s\n",
+				(unsigned)k, (unsigned)i, bad);
+			exit(1);
+		}
+		for (i = 0; i < CAP; i++)
+			CHECK_EQ(coupled_is_member(&g, i), model[i]);
+		CHECK(test_group_at_rest(&g));
+		/* With one member left, its rounds run alone. */
+		if (n == 1) {
+			uint32_t id = coupled_load(&g.slots[0].roster,
+						   COUPLED_RELAXED);
+
+			action_runs = 0;
+			CHECK_EQ(coupled_enter(&g, id, 3, count_action, NULL),
+				 COUPLED_COMMITTED);
+			CHECK_EQ(action_runs, 1);
+			CHECK_EQ(action_members, 1);
+		}
+	}
+}
+
 int main(void)
 {
-	printf("adapter: %s, %s\n", COUPLED_ADAPTER_NAME,
+	printf("adapter: %s, protocol %s, %s\n", COUPLED_ADAPTER_NAME,
+	       COUPLED_PROTOCOL_NAME,
 #ifdef __cplusplus
 	       "C++"
 #else
@@ -718,6 +894,9 @@ int main(void)
 	test_misuse();
 	test_strerror();
 	test_max_capacity();
+	test_protocol_name();
+	test_error_codes();
+	test_roster_random();
 	printf("all unit tests passed\n");
 	return 0;
 }
