@@ -87,11 +87,14 @@ static inline uint32_t coupled__direct_arrivals(uint32_t w)
  * @n: the round's member count
  *
  * Return: true if every member arrived and no change stopped the round: the
- * word is frozen until the completer's store.
+ * word is frozen until the completer's store.  A group without members has
+ * no round: its empty count is not complete (else the first join would
+ * wait forever for a round that cannot come).
  */
 static inline bool coupled__direct_complete_word(uint32_t w, uint32_t n)
 {
-	return !(w & COUPLED__DIRECT_STOP) && coupled__direct_arrivals(w) == n;
+	return n && !(w & COUPLED__DIRECT_STOP) &&
+	       coupled__direct_arrivals(w) == n;
 }
 
 /**
