@@ -8,7 +8,10 @@ first that fails kills the mutant.  A mutant that no check kills means a
 test is missing.
 
 Mutants:
-  - named faults (LOGIC_MUTANTS below): the seed's "||", no "wait to be poked
+  - named faults (LOGIC_MUTANTS below): of the direct protocol (a
+    withdrawal after the commit, stop ignored, no generation move, no
+    wake-up, ...), of the roster, of the settled one: the seed's "||", no
+    "wait to be poked
     at least once", no lost-poke restart, the done step split into two
     operations in the wrong order, no Dekker pair in the futex wait, no SEV,
     a wake that ignores the kernel adapter's busy flag, ...;
@@ -28,28 +31,44 @@ Mutants:
   Not scanned: adapters/linux/cpuidle/ (the cpuidle helper, a client of
   the library), which no relaxed-memory check runs (docs/verification.md).
 
-Checks (each compiled against the mutated copy):
+Checks (each compiled against the mutated copy).  The core's checks are
+built once per protocol variant (coupled/protocol.h), the variant forced
+with -DCOUPLED_PROTOCOL_DIRECT=1 or -DCOUPLED_PROTOCOL_SETTLED=1, and named
+check/variant (unit/direct, relacy/settled, ...):
   unit       tests/core/unit/test_unit.c with the pthread adapter
+  stress     tests/core/stress/test_stress.c, 4 threads, aborts, work,
+             a changer thread, then self churn (futex strategy)
   scenarios  tests/core/scenario/test_scenario.c, every scenario, futex strategy
   relacy     tests/verify/relacy/relacy_coupled.cpp, every scenario, quick mode
              (relaxed-memory model checking; skipped with a reason if Relacy
              is not installed, and then no mutant can be reported killed by it)
-  adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
-             relacy_arm.cpp or relacy_linux.cpp, every check)
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
+  adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
+             relacy_arm.cpp or relacy_linux.cpp, every check), with the
+             variant its adapter selects
+A test program's exit status 77 is a skip (as for ctest), never a pass.
 
-Core logic mutants run the checks in the order unit, scenarios, relacy;
-core memory-order mutants relacy, unit, scenarios (x86 runs hide most
-weakened orders); adapter mutants adapter, unit, scenarios, deadline (the
-last three for the pthread adapter only).  By default a mutant stops at its
-first failing check; --all-checks runs every check on every mutant.
+A mutant runs the checks of the variants that compile the mutated code:
+direct.h only the direct builds, settled.h and word.h only the settled
+ones, the common files (protocol.h, membership.h, group.h, action.h, ...)
+and the pthread adapter both, direct first.  Core logic mutants run, per
+variant, unit, stress, scenarios, relacy; core memory-order mutants relacy
+of each variant first, then unit, stress, scenarios (x86 runs hide most
+weakened orders); adapter mutants adapter, then (pthread adapter only)
+unit, stress, scenarios, deadline.  By default a mutant stops at its first
+failing check; --all-checks runs every check on every mutant.
 
-The script first runs every check on the unmodified header: they must pass,
-or a "kill" would mean nothing.  It prints a killed/survived table (markdown
-with --markdown) and exits 1 if any mutant survived or the baseline failed.
+The script first runs every check of every selected variant on the
+unmodified tree: they must pass, or a "kill" would mean nothing (a variant
+whose tests are missing or broken is an error, not a silent pass).
+--variants restricts the variants (the mutants only the others compile are
+left out, and listed); --without leaves out named checks (said in the
+output).  It prints a killed/survived table (markdown with --markdown) and
+exits 1 if any mutant survived or the baseline failed.
 
 Usage: run_mutants.py [--list] [--only REGEX] [--jobs N] [--all-checks]
-                      [--markdown] [--keep]
+                      [--markdown] [--keep] [--variants direct,settled]
+                      [--without CHECK,...] [--cc CC] [--cxx CXX]
 """
 
 import argparse
@@ -250,14 +269,16 @@ LOGIC_MUTANTS = [
      "the completer stores the word (next generation) before it reduces"
      " the requests and publishes the parameter and generation",
      DIRECT_H,
-     ["\tCOUPLED_HOOK(g, self, COUPLED_HOOK_COMPLETE);\n",
+     # (removed first: the insertion repeats the text)
+     ["\tcoupled_store(&g->counts,\n"
+      "\t\t      (w & COUPLED__DIRECT_GEN_MASK) + COUPLED__DIRECT_GEN_ONE,\n"
+      "\t\t      COUPLED_RELEASE);\n",
+      "\tCOUPLED_HOOK(g, self, COUPLED_HOOK_COMPLETE);\n"],
+     ["",
+      "\tCOUPLED_HOOK(g, self, COUPLED_HOOK_COMPLETE);\n"
       "\tcoupled_store(&g->counts,\n"
       "\t\t      (w & COUPLED__DIRECT_GEN_MASK) + COUPLED__DIRECT_GEN_ONE,\n"
-      "\t\t      COUPLED_RELEASE);\n"],
-     ["\tCOUPLED_HOOK(g, self, COUPLED_HOOK_COMPLETE);\n"
-      "\tcoupled_store(&g->counts,\n"
-      "\t\t      (w & COUPLED__DIRECT_GEN_MASK) + COUPLED__DIRECT_GEN_ONE,\n"
-      "\t\t      COUPLED_RELEASE);\n", ""]),
+      "\t\t      COUPLED_RELEASE);\n"]),
     ("direct_completer_no_wake",
      "the completer does not wake the other members",
      DIRECT_H,
@@ -567,8 +588,12 @@ def apply_mutant(mutant, copy):
         f.write(text)
 
 
+# The exit status of a test program that skipped (ctest SKIP_RETURN_CODE).
+SKIPPED = 77
+
+
 def run(cmd, timeout, env=None):
-    """Run cmd; return (ok, one-line detail)."""
+    """Run cmd; return (ok, one-line detail); ok is None if it skipped."""
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=timeout,
@@ -578,6 +603,8 @@ def run(cmd, timeout, env=None):
     out = p.stdout.decode(errors="replace").strip().split("\n")
     if p.returncode == 0:
         return True, ""
+    if p.returncode == SKIPPED:
+        return None, "skipped: " + (out[-1].strip()[:160] if out else "")
     # Relacy: which check failed, and how (its first report line).
     fail = [l.strip() for l in out if l.startswith("FAIL: ")]
     how = [re.sub(r"^\[\d+\] \d+: ", "", l.strip())
@@ -609,6 +636,24 @@ ADAPTER_RELACY = {
 ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
 # One of each program, for mutants of the core.
 ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, LINUX_H]
+
+
+# The stress check: threaded rounds with aborts, work and membership
+# changes, every committed round checked (tests/core/stress/test_stress.c);
+# one run per line below, each a kill if it fails or hangs (30 s; they take
+# a few seconds).  Futex only: spinning threads on a loaded machine can
+# exceed the limit unmutated.
+STRESS_ARGS = ["--threads", "4", "--rounds", "20000", "--abort-pct", "10",
+               "--work-pct", "10"]
+STRESS_RUNS = [["--strategy", "futex", "--changer"],
+               ["--strategy", "futex", "--churn"]]
+
+
+def verdict(ok, why):
+    """A run's (ok, detail) as a check's (status, detail)."""
+    if ok is None:
+        return "skip", why
+    return ("pass", "") if ok else ("fail", why)
 
 
 def variant_define(variant):
@@ -645,7 +690,8 @@ class Checks:
         names = ["adapter"]
         for v in self.variants:
             names += ["%s/%s" % (c, v)
-                      for c in ("unit", "scenarios", "relacy", "deadline")]
+                      for c in ("unit", "stress", "scenarios", "relacy",
+                                "deadline")]
         return names
 
     def build_c(self, copy, out, src, variant, extra=()):
@@ -674,7 +720,7 @@ class Checks:
         if not ok:
             return "fail", "build: " + why
         ok, why = run([exe, "all"], 900)
-        return ("pass", "") if ok else ("fail", why)
+        return verdict(ok, why)
 
     def check(self, name, copy, work, mutant):
         """Return (status, detail): status is pass, fail or skip."""
@@ -689,7 +735,7 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe], 60)
-            return ("pass", "") if ok else ("fail", why)
+            return verdict(ok, why)
         if base == "scenarios":
             exe = os.path.join(work, "scenario-" + tag)
             ok, why = self.build_c(copy, exe,
@@ -698,7 +744,20 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe, "all", "futex"], 600)
-            return ("pass", "") if ok else ("fail", why)
+            return verdict(ok, why)
+        if base == "stress":
+            exe = os.path.join(work, "stress-" + tag)
+            ok, why = self.build_c(copy, exe,
+                                   "tests/core/stress/test_stress.c", variant)
+            if not ok:
+                return "fail", "build: " + why
+            for extra in STRESS_RUNS:
+                ok, why = run([exe] + STRESS_ARGS + extra, 30)
+                if ok is None:
+                    return "skip", why
+                if not ok:
+                    return "fail", "%s: %s" % (" ".join(extra), why)
+            return "pass", ""
         if base == "deadline":
             exe = os.path.join(work, "deadline-" + tag)
             ok, why = self.build_c(copy, exe,
@@ -707,7 +766,7 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe, "--calls", "24", "--bound-ms", "50"], 300)
-            return ("pass", "") if ok else ("fail", why)
+            return verdict(ok, why)
         if base in ("relacy", "adapter") and not self.relacy:
             return "skip", self.relacy_why
         if base == "relacy":
@@ -722,7 +781,7 @@ class Checks:
                 return "fail", "build: " + why
             env = dict(os.environ, COUPLED_RELACY_QUICK="1")
             ok, why = run([exe, "all"], 900, env)
-            return ("pass", "") if ok else ("fail", why)
+            return verdict(ok, why)
         if base == "adapter":
             headers = ([mutant["file"]] if mutant and
                        mutant["file"] in ADAPTER_RELACY
@@ -756,14 +815,16 @@ def check_order(mutant, variants):
     vs = mutant_variants(mutant, variants)
     if rel == PTHREAD_H:
         return ["adapter"] + ["%s/%s" % (c, v) for v in vs
-                              for c in ("unit", "scenarios", "deadline")]
+                              for c in ("unit", "stress", "scenarios",
+                                        "deadline")]
     if rel in ADAPTER_RELACY:
         return ["adapter"]
     if mutant["kind"] == "logic":
         return ["%s/%s" % (c, v) for v in vs
-                for c in ("unit", "scenarios", "relacy")]
+                for c in ("unit", "stress", "scenarios", "relacy")]
     return (["relacy/%s" % v for v in vs] +
-            ["%s/%s" % (c, v) for v in vs for c in ("unit", "scenarios")])
+            ["%s/%s" % (c, v) for v in vs
+             for c in ("unit", "stress", "scenarios")])
 
 
 def evaluate(checks, mutant, order, all_checks, keep):
@@ -815,6 +876,9 @@ def main():
                     help="the protocol variants whose builds run, comma"
                     " separated (default: %(default)s); a mutant that only"
                     " the others compile is left out, and said so")
+    ap.add_argument("--without", default="",
+                    help="checks left out, comma separated (e.g."
+                    " relacy/direct): said in the output, never silent")
     args = ap.parse_args()
     wanted = [v for v in args.variants.split(",") if v]
     bad = [v for v in wanted if v not in VARIANTS]
@@ -845,11 +909,25 @@ def main():
         return 1 if stale else 0
 
     checks = Checks(args)
+    without = [c for c in args.without.split(",") if c]
+    bad = [c for c in without if c not in checks.names()]
+    if bad:
+        ap.error("--without: unknown checks %s (known: %s)"
+                 % (",".join(bad), ",".join(checks.names())))
+    if without:
+        print("mutation: checks LEFT OUT by --without: %s" % ", ".join(without))
+
+    def order_of(m):
+        order = checks.names() if args.all_checks else \
+            check_order(m, args.variants)
+        return [c for c in order if c not in without]
     if checks.relacy is None:
         print("mutation: relacy check skipped: %s" % checks.relacy_why)
 
     t0 = time.time()
-    base = evaluate(checks, None, checks.names(), True, False)
+    base = evaluate(checks, None,
+                    [c for c in checks.names() if c not in without],
+                    True, False)
     if base["killers"]:
         # A check that cannot even pass unmutated would kill every mutant
         # (a variant whose tests are missing, say): an error, never a pass.
@@ -859,13 +937,14 @@ def main():
         print("mutation: every check must pass on the unmodified tree;"
               " --variants restricts the protocol variants checked")
         return 1
+    for name in base["skipped"]:
+        print("mutation: check %s SKIPPED on the unmodified tree (it can"
+              " kill no mutant)" % name)
     print("mutation: baseline passes every check (%.0f s)" % base["seconds"])
 
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        futs = [ex.submit(evaluate, checks, m,
-                          checks.names() if args.all_checks
-                          else check_order(m, args.variants),
+        futs = [ex.submit(evaluate, checks, m, order_of(m),
                           args.all_checks, args.keep) for m in mutants]
         for m, fut in zip(mutants, futs):
             r = fut.result()
