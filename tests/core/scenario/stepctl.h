@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct coupled_group;
@@ -46,9 +47,9 @@ static void stepctl_hook(struct coupled_group *g, uint32_t self, int point);
 #define STEPCTL_CHANGER STEPCTL_MAX
 
 static const char *const stepctl_point_names[STEPCTL_POINTS] = {
-	"ARRIVE",      "LAST_ARRIVER", "PHASE1_SLEEP", "READY",  "READY_SPIN",
-	"BACK_OUT",    "DECIDED",      "DONE",         "EXITED", "MEMBERSHIP",
-	"LEAVE_DRAIN", "GATE_WAIT",    "EXIT_WAIT",
+	"ARRIVE",      "LAST_ARRIVER", "PHASE1_SLEEP", "READY",    "READY_SPIN",
+	"BACK_OUT",    "DECIDED",      "DONE",         "EXITED",   "MEMBERSHIP",
+	"LEAVE_DRAIN", "GATE_WAIT",    "EXIT_WAIT",    "COMPLETE", "WITHDRAW",
 };
 
 struct stepctl {
@@ -63,6 +64,7 @@ struct stepctl {
 	int calls_done[STEPCTL_MAX];
 	int result[STEPCTL_MAX][STEPCTL_CALLS];
 	int32_t request[STEPCTL_MAX];
+	int abort_now[STEPCTL_MAX]; /* what the participant's should_abort says */
 	/* What the actions saw. */
 	unsigned runs[STEPCTL_MAX];
 	uint32_t gen[STEPCTL_MAX];
@@ -138,6 +140,7 @@ static void stepctl_init(struct coupled_group *g, uint32_t capacity)
 		ctl.permits[i] = 0;
 		ctl.calls_done[i] = 0;
 		ctl.request[i] = 0;
+		ctl.abort_now[i] = 0;
 		ctl.runs[i] = 0;
 		for (k = 0; k < STEPCTL_CALLS; k++)
 			ctl.result[i][k] = 999;
@@ -252,6 +255,26 @@ static int stepctl_result(int i, int k)
 	return r;
 }
 
+/** Make participant @i's abort check say @on from now on. */
+static void stepctl_set_abort(int i, int on)
+{
+	pthread_mutex_lock(&stepctl_m);
+	ctl.abort_now[i] = on;
+	pthread_mutex_unlock(&stepctl_m);
+}
+
+/* The scripted participants' should_abort: what the controller set. */
+static bool stepctl_should_abort(void *arg, uint32_t self)
+{
+	int on;
+
+	(void)arg;
+	pthread_mutex_lock(&stepctl_m);
+	on = self < STEPCTL_MAX && ctl.abort_now[self];
+	pthread_mutex_unlock(&stepctl_m);
+	return on;
+}
+
 /** The action of scripted participants: record what the round said. */
 static void stepctl_action(const struct coupled_round *r, void *arg)
 {
@@ -284,7 +307,11 @@ struct stepctl_participant {
 static void *stepctl_participant_main(void *arg)
 {
 	struct stepctl_participant *p = (struct stepctl_participant *)arg;
+	struct coupled_abort_opts opts;
 	int k;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.should_abort = stepctl_should_abort;
 
 	for (k = 0; k < p->calls; k++) {
 		struct timespec limit;
@@ -298,7 +325,8 @@ static void *stepctl_participant_main(void *arg)
 		req = ctl.request[p->id];
 		pthread_mutex_unlock(&stepctl_m);
 
-		r = coupled_enter(ctl.g, (uint32_t)p->id, req, p->action, NULL);
+		r = coupled_enter_opts(ctl.g, (uint32_t)p->id, req, p->action,
+				       NULL, &opts);
 
 		pthread_mutex_lock(&stepctl_m);
 		ctl.result[p->id][k] = r;

@@ -6,10 +6,21 @@
  * step by step through the core's hook points (stepctl.h) and checks the
  * outcome: return codes, the packed word, who ran the action with which
  * parameter in which round.
+ *
+ * Built for both protocol variants (coupled/protocol.h).  A scenario that
+ * scripts hook points of one variant only exits 77 in the other build
+ * after printing "skipped: <why>" (run alone; with "all" it is passed
+ * over).  word() is what counts participants in either word (variant.h):
+ * both halves of the settled word, the direct word's arrivals.
  */
 #include "stepctl.h"
 
+#include <sched.h>
 #include <string.h>
+
+#include "variant.h"
+#define ORACLE_MAX_MEMBERS 4096u /* the sparse roster's capacity */
+#include "oracle.h"
 
 #define A 0
 #define B 1
@@ -21,9 +32,43 @@ static struct coupled_slot slots[STEPCTL_MAX];
 
 static uint32_t word(void)
 {
-	/* relaxed: only read while the participants are stopped or idle. */
-	return coupled_load(&group.counts, COUPLED_RELAXED);
+	/* Only read while the participants are stopped or idle. */
+	return test_word_counted(test_group_word(&group));
 }
+
+/* Nobody counted, no membership change in progress. */
+static bool at_rest(void)
+{
+	return test_group_at_rest(&group);
+}
+
+/* Whether "all" runs every scenario: then a skip passes over one. */
+static int running_all;
+
+/* A scenario that means nothing in this variant: say why, exit 77. */
+static bool skip(const char *why)
+{
+	printf("   skipped: %s (%s protocol)\n", why, COUPLED_PROTOCOL_NAME);
+	if (!running_all)
+		exit(77);
+	return true;
+}
+
+#if COUPLED_PROTOCOL_SETTLED
+#define SETTLED_ONLY(why) ((void)0)
+#define DIRECT_ONLY(why)        \
+	do {                    \
+		if (skip(why))  \
+			return; \
+	} while (0)
+#else
+#define SETTLED_ONLY(why)       \
+	do {                    \
+		if (skip(why))  \
+			return; \
+	} while (0)
+#define DIRECT_ONLY(why) ((void)0)
+#endif
 
 static struct coupled_adapter_slot *adapter_of(int i)
 {
@@ -96,7 +141,7 @@ static void scenario_all_commit(void)
 		stepctl_join(&p[i]);
 	}
 	check_same_round(ids, 3, 1, 3);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 }
 
 /* A selectable reduction: the maximum. */
@@ -139,7 +184,7 @@ static void scenario_abort_phase1(void)
 	raise_work(A);
 	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
 
 	clear_work(A);
@@ -150,7 +195,7 @@ static void scenario_abort_phase1(void)
 	stepctl_join(&p[A]);
 	stepctl_join(&p[B]);
 	check_same_round(ids, 2, 2, 2);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 }
 
 /*
@@ -164,6 +209,9 @@ static void scenario_abort_phase2(void)
 	struct stepctl_participant p[2];
 	static const int ids[2] = { A, B };
 
+	SETTLED_ONLY("scripts the ready phase and its back-out, which the "
+		     "direct "
+		     "protocol does not have");
 	setup(2, 2, NULL);
 	stepctl_start(&p[A], A, 2, 1, NULL);
 	stepctl_start(&p[B], B, 1, 3, NULL);
@@ -196,7 +244,7 @@ static void scenario_abort_phase2(void)
 	stepctl_join(&p[B]);
 	check_same_round(ids, 2, 1, 2);
 	CHECK(slot_stat_retries(B) >= 1);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 }
 
 /*
@@ -211,6 +259,9 @@ static void scenario_wait_for_poke(void)
 	static const int ids[2] = { A, B };
 	int at;
 
+	SETTLED_ONLY("the poke handshake before going ready; direct members "
+		     "wait "
+		     "only for the generation to move");
 	setup(2, 2, NULL);
 	stepctl_start(&p[A], A, 1, 5, NULL);
 	stepctl_start(&p[B], B, 1, 5, NULL);
@@ -259,6 +310,9 @@ static void scenario_lost_poke_restart(void)
 	static const int ids[3] = { A, B, C };
 	int i;
 
+	SETTLED_ONLY("a round restarted for an unhandled poke; the direct "
+		     "protocol"
+		     " never restarts");
 	setup(3, 3, NULL);
 	stepctl_start(&p[A], A, 1, 2, NULL);
 	stepctl_start(&p[B], B, 2, 3, NULL);
@@ -303,7 +357,7 @@ static void scenario_lost_poke_restart(void)
 		       (unsigned)slot_stat_restarts(i));
 		CHECK_EQ(slot_stat_restarts(i), 1);
 	}
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 }
 
 /*
@@ -318,6 +372,8 @@ static void scenario_irrevocable_commit(void)
 	struct stepctl_participant p[2];
 	static const int ids[2] = { A, B };
 
+	SETTLED_ONLY("a back-out of the ready phase; its direct analogue is "
+		     "withdraw_after_complete");
 	setup(2, 2, NULL);
 	stepctl_start(&p[A], A, 1, 2, NULL);
 	stepctl_start(&p[B], B, 1, 1, NULL);
@@ -363,7 +419,7 @@ static void scenario_irrevocable_commit(void)
 	stepctl_join(&p[B]);
 	check_same_round(ids, 2, 1, 2);
 	clear_work(B);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 }
 
 /*
@@ -408,6 +464,9 @@ static void scenario_late_back_out(void)
 				 (1u << COUPLED_HOOK_EXIT_WAIT);
 	int at_a, at_c, i;
 
+	SETTLED_ONLY("the exit gate and acknowledgements; the direct analogue "
+		     "is "
+		     "withdraw_after_complete");
 	setup(3, 3, NULL);
 	stepctl_start(&p[A], A, 1, 4, NULL);
 	stepctl_start(&p[B], B, 1, 5, NULL);
@@ -455,7 +514,7 @@ static void scenario_late_back_out(void)
 	CHECK_EQ(at_a, COUPLED_HOOK_GATE_WAIT);
 	CHECK_EQ(at_c, COUPLED_HOOK_GATE_WAIT);
 	clear_work(B);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 }
 
 struct change_args {
@@ -505,6 +564,7 @@ static void membership_while_waiting(int join)
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
 	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
 	CHECK_EQ(word(), 0);
+	CHECK(test_group_stopped(&group));
 	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
 	CHECK(pthread_join(ch.thread, NULL) == 0);
 	CHECK_EQ(ch.result, 0);
@@ -574,7 +634,7 @@ static void scenario_leave_racing_entry(void)
 	CHECK_EQ(stepctl_result(C, 0), COUPLED_ABORT_MEMBERSHIP);
 	CHECK(pthread_join(ch.thread, NULL) == 0);
 	CHECK_EQ(ch.result, 0);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 	CHECK_EQ(coupled_group_members(&group), 2);
 
 	stepctl_permit(A);
@@ -585,7 +645,7 @@ static void scenario_leave_racing_entry(void)
 		stepctl_join(&p[i]);
 	check_same_round(ids, 2, 2, 2);
 	CHECK_EQ(stepctl_runs(C), 0);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 }
 
 static uint32_t slot_stat_attempts(int i)
@@ -634,7 +694,7 @@ static void scenario_attempts_count(void)
 	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
 	CHECK(pthread_join(ch.thread, NULL) == 0);
 	CHECK_EQ(ch.result, 0);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 }
 
 /*
@@ -735,8 +795,18 @@ static void scenario_vote_abort(void)
  * C would abort from a round that A and B committed with 3 members.  Every
  * run must end with all three committed in round 0.
  */
+/* @i arrives and rests (stopped before its sleep, then let go). */
+static void arrive_and_rest(int i)
+{
+	stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_permit(i);
+	stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
+}
+
 enum wrap_history { WRAP_FIRST_JOIN, WRAP_REJOIN };
 
+#if COUPLED_PROTOCOL_SETTLED
 static const int wrap_points[] = {
 	COUPLED_HOOK_READY_SPIN, COUPLED_HOOK_BACK_OUT, COUPLED_HOOK_DECIDED,
 	COUPLED_HOOK_GATE_WAIT,  COUPLED_HOOK_DONE,     COUPLED_HOOK_EXIT_WAIT,
@@ -895,7 +965,7 @@ static void wrap_slow_member(enum wrap_history history, int point)
 	}
 	if (point == COUPLED_HOOK_BACK_OUT)
 		clear_work(C);
-	CHECK_EQ(word(), 0);
+	CHECK(at_rest());
 	check_acks_at_rest();
 }
 
@@ -907,6 +977,146 @@ static void wrap_all_points(enum wrap_history history)
 		wrap_slow_member(history, wrap_points[j]);
 }
 
+#else  /* the direct protocol */
+
+/*
+ * Generation wrap, direct protocol.  There are no acknowledgements; what
+ * the wrap can break is the generation: the 32-bit one the completer hands
+ * to the action, and the word's own 15-bit field that a waiter watches to
+ * learn that its round committed (coupled_group_set_generation() leaves
+ * that field as it was).  The same two histories as in the settled build
+ * (C joins for the first time, or rejoins after a round across the wrap);
+ * then C takes each direct role in the scripted round, stopped at:
+ *   COMPLETE      C arrives last and completes; stopped there, the word
+ *                 must stay frozen (3 arrivals) and nobody has run the
+ *                 action;
+ *   WITHDRAW      C rests, its abort fires and it stops before its
+ *                 withdrawal; B then completes the round, which must
+ *                 refuse the withdrawal: C commits;
+ *   PHASE1_SLEEP  C rests and is stopped before it sleeps while B
+ *                 completes; C must see the generation move;
+ *   DECIDED, EXITED  C completes and is stopped after the commit: A and B
+ *                 return meanwhile (nobody waits on the way out).
+ * Every run ends with all three committed in round 0 with the minimum
+ * request and 3 members, and two more rounds follow as 1 and 2: the
+ * generations are consecutive across the wrap.
+ */
+static const int wrap_points[] = {
+	COUPLED_HOOK_COMPLETE, COUPLED_HOOK_WITHDRAW, COUPLED_HOOK_PHASE1_SLEEP,
+	COUPLED_HOOK_DECIDED,  COUPLED_HOOK_EXITED,
+};
+
+static void check_acks_at_rest(void)
+{
+	CHECK(at_rest());
+}
+
+static void wrap_slow_member(enum wrap_history history, int point)
+{
+	struct stepctl_participant p[3];
+	const int first = history == WRAP_REJOIN ? 1 : 0;
+	const int calls = first + 3; /* the scripted call, then two rounds */
+	int i, r;
+
+	printf("   C stopped at %s\n", stepctl_point_names[point]);
+	setup(3, history == WRAP_REJOIN ? 3 : 2, NULL);
+	CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
+	stepctl_start(&p[A], A, calls, 4, NULL);
+	stepctl_start(&p[B], B, calls, 5, NULL);
+	stepctl_start(&p[C], C, calls, 6, NULL);
+
+	if (history == WRAP_REJOIN) {
+		/* A round across the wrap with C, then C leaves. */
+		for (i = A; i <= C; i++)
+			stepctl_permit(i);
+		for (i = A; i <= C; i++)
+			CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.gen[C], 0);
+		CHECK_EQ(coupled_leave(&group, C), 0);
+		/* 2^32 - 1 rounds of A and B later. */
+		CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
+	}
+	CHECK_EQ(coupled_join(&group, C), 0);
+
+	switch (point) {
+	case COUPLED_HOOK_WITHDRAW:
+		/* A and C rest; C's abort fires; B completes the round. */
+		arrive_and_rest(A);
+		arrive_and_rest(C);
+		stepctl_set_abort(C, 1);
+		stepctl_break(C, COUPLED_HOOK_WITHDRAW, 1);
+		coupled_adapter_wake(coupled_group_adapter(&group),
+				     adapter_of(C), C);
+		stepctl_expect(C, COUPLED_HOOK_WITHDRAW);
+		stepctl_permit(B);
+		CHECK_EQ(stepctl_result(B, first), COUPLED_COMMITTED);
+		CHECK_EQ(stepctl_result(A, first), COUPLED_COMMITTED);
+		break;
+	case COUPLED_HOOK_PHASE1_SLEEP:
+		/* A rests; C is held before its sleep; B completes. */
+		arrive_and_rest(A);
+		stepctl_break(C, COUPLED_HOOK_PHASE1_SLEEP, 1);
+		stepctl_permit(C);
+		stepctl_expect(C, COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_permit(B);
+		CHECK_EQ(stepctl_result(B, first), COUPLED_COMMITTED);
+		CHECK_EQ(stepctl_result(A, first), COUPLED_COMMITTED);
+		break;
+	default:
+		/* A and B rest; C arrives last and completes. */
+		arrive_and_rest(A);
+		arrive_and_rest(B);
+		stepctl_break(C, point, 1);
+		stepctl_permit(C);
+		stepctl_expect(C, point);
+		if (point == COUPLED_HOOK_COMPLETE) {
+			/* Frozen: complete, nobody has run the action. */
+			CHECK_EQ(word(), 3);
+			CHECK(!test_group_stopped(&group));
+			for (i = A; i <= C; i++)
+				CHECK_EQ(stepctl_runs(i), (unsigned)first);
+		} else {
+			CHECK_EQ(stepctl_result(A, first), COUPLED_COMMITTED);
+			CHECK_EQ(stepctl_result(B, first), COUPLED_COMMITTED);
+		}
+		break;
+	}
+	stepctl_set_abort(C, 0);
+	for (i = A; i <= C; i++)
+		stepctl_free(i);
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_result(i, first), COUPLED_COMMITTED);
+	for (i = A; i <= C; i++) {
+		CHECK_EQ(stepctl_runs(i), (unsigned)first + 1u);
+		CHECK_EQ(ctl.gen[i], 0);
+		CHECK_EQ(ctl.param[i], 4);
+		CHECK_EQ(ctl.members[i], 3);
+	}
+	/* Two more rounds: generations 1 and 2. */
+	for (r = 1; r <= 2; r++) {
+		for (i = A; i <= C; i++)
+			stepctl_permit(i);
+		for (i = A; i <= C; i++)
+			CHECK_EQ(stepctl_result(i, first + r),
+				 COUPLED_COMMITTED);
+		for (i = A; i <= C; i++)
+			CHECK_EQ(ctl.gen[i], (uint32_t)r);
+	}
+	for (i = A; i <= C; i++)
+		stepctl_join(&p[i]);
+	CHECK(at_rest());
+	check_acks_at_rest();
+}
+
+static void wrap_all_points(enum wrap_history history)
+{
+	size_t j;
+
+	for (j = 0; j < sizeof(wrap_points) / sizeof(wrap_points[0]); j++)
+		wrap_slow_member(history, wrap_points[j]);
+}
+#endif /* COUPLED_PROTOCOL_SETTLED */
+
 static void scenario_wrap_first_join(void)
 {
 	wrap_all_points(WRAP_FIRST_JOIN);
@@ -915,6 +1125,317 @@ static void scenario_wrap_first_join(void)
 static void scenario_wrap_rejoin(void)
 {
 	wrap_all_points(WRAP_REJOIN);
+}
+
+/*
+ * A withdrawal and the round without it.  Of three members, A and B rest;
+ * A's abort check fires and A withdraws.  C then arrives: with A's arrival
+ * taken back, C's is not the last one, so C must rest too and nobody runs
+ * the action.  Only when A comes back does the round commit, with all
+ * three.  (If a withdrawal left its arrival counted, C would complete a
+ * round that A never joined: C would return instead of resting.)
+ */
+static void scenario_withdraw_then_commit(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	int i;
+
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 2, 5, NULL);
+	stepctl_start(&p[B], B, 1, 3, NULL);
+	stepctl_start(&p[C], C, 1, 4, NULL);
+
+	arrive_and_rest(A);
+	arrive_and_rest(B);
+	CHECK_EQ(word(), 2);
+
+	stepctl_set_abort(A, 1);
+	coupled_adapter_wake(coupled_group_adapter(&group), adapter_of(A), A);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_CALLER);
+	CHECK_EQ(word(), 1);
+
+	/* C arrives: not the last one, it rests. */
+	stepctl_break(C, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_permit(C);
+	stepctl_expect(C, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(word(), 2);
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_runs(i), 0);
+	stepctl_release(C, COUPLED_HOOK_PHASE1_SLEEP);
+
+	/* A comes back: now the round commits, with everyone. */
+	stepctl_set_abort(A, 0);
+	stepctl_permit(A);
+	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(C, 0), COUPLED_COMMITTED);
+	for (i = A; i <= C; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 3, 3, 3);
+	/* The only round: nothing committed while A was away. */
+	CHECK_EQ(ctl.gen[A], 1);
+	CHECK(at_rest());
+}
+
+/*
+ * A sparse roster: capacity 4096, four members with scattered ids, reached
+ * by joins and leaves that permute the roster (a middle id leaves, the
+ * last entry moves into its hole).  Each member makes SPARSE_ROUNDS calls
+ * with requests from 1 to 8; every slot of a non-member holds request 0,
+ * so a reduction that read any id but the members' (ids 0..n-1, the
+ * whole capacity, a stale roster entry) would give 0.  The oracle checks
+ * every round: run once by each of the four, the minimum of their
+ * requests, four members.
+ */
+#define SPARSE_CAPACITY 4096u
+#define SPARSE_ROUNDS 300
+static struct coupled_group sparse_group;
+static struct coupled_slot sparse_slots[SPARSE_CAPACITY];
+static struct oracle_round sparse_log[SPARSE_ROUNDS + 2];
+static const uint32_t sparse_ids[4] = { 4095, 17, 3, 1000 };
+
+struct sparse_thread {
+	pthread_t thread;
+	uint32_t id;
+	int32_t request;
+};
+
+static void sparse_action(const struct coupled_round *r, void *arg)
+{
+	struct sparse_thread *t = (struct sparse_thread *)arg;
+	struct oracle_failure f;
+
+	CHECK(r->generation >= 1 && r->generation <= SPARSE_ROUNDS);
+	if (oracle_record(&sparse_log[r->generation], r, t->request, NULL,
+			  &f) != 0) {
+		fprintf(stderr, "round %u: %s (%ld, %ld)\n",
+			(unsigned)r->generation, f.what, f.a, f.b);
+		exit(1);
+	}
+}
+
+static int sparse_done; /* threads finished, under stepctl_m */
+
+static void *sparse_main(void *arg)
+{
+	struct sparse_thread *t = (struct sparse_thread *)arg;
+	int k;
+
+	for (k = 0; k < SPARSE_ROUNDS; k++) {
+		t->request =
+			(int32_t)(1u + (t->id * 7u + (uint32_t)k * 5u) % 8u);
+		CHECK_EQ(coupled_enter(&sparse_group, t->id, t->request,
+				       sparse_action, t),
+			 COUPLED_COMMITTED);
+	}
+	pthread_mutex_lock(&stepctl_m);
+	sparse_done++;
+	pthread_cond_broadcast(&stepctl_c);
+	pthread_mutex_unlock(&stepctl_m);
+	return NULL;
+}
+
+static void scenario_sparse_roster(void)
+{
+	struct sparse_thread t[4];
+	struct timespec limit;
+	uint32_t k, g;
+
+	CHECK_EQ(coupled_group_init(&sparse_group, sparse_slots,
+				    SPARSE_CAPACITY, 0, NULL),
+		 0);
+	CHECK_EQ(coupled_pthread_set_strategy(
+			 coupled_group_adapter(&sparse_group), strategy),
+		 0);
+	/* Roster 4095 17 2048 1000 3; 2048 leaves, 3 moves into its hole. */
+	CHECK_EQ(coupled_join(&sparse_group, 4095), 0);
+	CHECK_EQ(coupled_join(&sparse_group, 17), 0);
+	CHECK_EQ(coupled_join(&sparse_group, 2048), 0);
+	CHECK_EQ(coupled_join(&sparse_group, 1000), 0);
+	CHECK_EQ(coupled_join(&sparse_group, 3), 0);
+	CHECK_EQ(coupled_leave(&sparse_group, 2048), 0);
+	CHECK_EQ(coupled_group_members(&sparse_group), 4);
+	CHECK(test_roster_consistent(&sparse_group) == NULL);
+	for (k = 0; k < 4; k++)
+		/* relaxed: no thread runs yet. */
+		CHECK_EQ(coupled_load(&sparse_slots[k].roster, COUPLED_RELAXED),
+			 sparse_ids[k]);
+	for (g = 0; g < SPARSE_ROUNDS + 2; g++)
+		oracle_init(&sparse_log[g]);
+	for (k = 0; k < 4; k++) {
+		t[k].id = sparse_ids[k];
+		CHECK(pthread_create(&t[k].thread, NULL, sparse_main, &t[k]) ==
+		      0);
+	}
+	/* Bounded: a member nobody wakes fails the scenario, not a hang. */
+	stepctl_deadline(&limit);
+	pthread_mutex_lock(&stepctl_m);
+	while (sparse_done < 4)
+		stepctl_cond_wait(&limit, "the end of the rounds", -1);
+	pthread_mutex_unlock(&stepctl_m);
+	for (k = 0; k < 4; k++)
+		CHECK(pthread_join(t[k].thread, NULL) == 0);
+	for (g = 1; g <= SPARSE_ROUNDS; g++) {
+		struct oracle_failure f;
+
+		if (oracle_check(&sparse_log[g], coupled_reduce_min, &f) != 0) {
+			fprintf(stderr, "round %u: %s (%ld, %ld)\n",
+				(unsigned)g, f.what, f.a, f.b);
+			exit(1);
+		}
+		CHECK_EQ(oracle_actions(&sparse_log[g]), 4);
+		for (k = 0; k < 4; k++)
+			CHECK(oracle_ran(&sparse_log[g], sparse_ids[k]));
+	}
+	CHECK_EQ(oracle_actions(&sparse_log[SPARSE_ROUNDS + 1]), 0);
+	CHECK(test_group_at_rest(&sparse_group));
+	CHECK(test_roster_consistent(&sparse_group) == NULL);
+	printf("   %d rounds of ids 4095 17 3 1000 in a group of %u\n",
+	       SPARSE_ROUNDS, (unsigned)SPARSE_CAPACITY);
+}
+
+/*
+ * Irrevocable commit, direct protocol (the analogue of late_back_out).  A
+ * and B rest; C arrives last, completes the count and is held at COMPLETE,
+ * before it reduces and publishes: the word is frozen with 3 arrivals.
+ * B's abort check fires now; B stops before its withdrawal, then tries it:
+ * the withdrawal must be refused, and B must stay (it goes back to waiting,
+ * PHASE1_SLEEP), commit and run the action with the same parameter as the
+ * others.  (With a withdrawal that ignored the complete count, B would
+ * return COUPLED_ABORT_CALLER from a round the others commit.)
+ */
+static void scenario_withdraw_after_complete(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+	int i;
+
+	DIRECT_ONLY("the completer's COMPLETE point and the withdrawal CAS "
+		    "are the direct protocol's; settled: irrevocable_commit, "
+		    "late_back_out");
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 1, 4, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+	stepctl_start(&p[C], C, 1, 6, NULL);
+
+	arrive_and_rest(A);
+	arrive_and_rest(B);
+	stepctl_break(C, COUPLED_HOOK_COMPLETE, 1);
+	stepctl_permit(C);
+	stepctl_expect(C, COUPLED_HOOK_COMPLETE);
+	CHECK_EQ(word(), 3);
+
+	/* B's abort fires while the round is frozen. */
+	stepctl_set_abort(B, 1);
+	stepctl_break(B, COUPLED_HOOK_WITHDRAW, 1);
+	stepctl_break(B, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	coupled_adapter_wake(coupled_group_adapter(&group), adapter_of(B), B);
+	stepctl_expect(B, COUPLED_HOOK_WITHDRAW);
+	stepctl_release(B, COUPLED_HOOK_WITHDRAW);
+	/* Refused: B waits on for the generation; it did not return. */
+	stepctl_expect(B, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(word(), 3);
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_runs(i), 0);
+
+	stepctl_free(C);
+	stepctl_free(B);
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+	for (i = A; i <= C; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 3, 2, 3);
+	/* relaxed: B's thread was joined. */
+	CHECK_EQ(coupled_load(&slots[B].stats.aborts[COUPLED_ABORT_CALLER],
+			      COUPLED_RELAXED),
+		 0);
+	stepctl_set_abort(B, 0);
+	CHECK(at_rest());
+}
+
+/*
+ * A membership change against a committed round, direct protocol.  A and
+ * B rest; C completes the count and is held at COMPLETE.  A changer starts
+ * (@join: coupled_join() of D; else coupled_leave() of A): it must not set
+ * stop while the count is complete.  The controller watches the word for
+ * STOP_WINDOW_MS while C is held - a window to see the flaw, not a
+ * synchronisation: correct code shows nothing in it whatever the timing.
+ * Released, C publishes the round, which commits with the old member count
+ * (3); only then does the change take stop (held at MEMBERSHIP: stop set,
+ * no arrival) and complete.  (A change that set stop in the frozen word
+ * would show it in the window, and C's store of the next generation would
+ * wipe it: the flag would be clear at MEMBERSHIP.)
+ */
+#define STOP_WINDOW_MS 100
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void stop_while_complete(int join)
+{
+	struct stepctl_participant p[3];
+	struct change_args ch;
+	static const int ids[3] = { A, B, C };
+	double end;
+	int i;
+
+	printf("   the change: %s\n", join ? "join D" : "leave A");
+	setup(4, 3, NULL);
+	stepctl_start(&p[A], A, 1, 4, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+	stepctl_start(&p[C], C, 1, 6, NULL);
+
+	arrive_and_rest(A);
+	arrive_and_rest(B);
+	stepctl_break(C, COUPLED_HOOK_COMPLETE, 1);
+	stepctl_permit(C);
+	stepctl_expect(C, COUPLED_HOOK_COMPLETE);
+
+	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
+	ch.join = join;
+	ch.id = join ? 3u : (uint32_t)A;
+	ch.result = 999;
+	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	end = now_ms() + STOP_WINDOW_MS;
+	while (now_ms() < end) {
+		CHECK(!test_group_stopped(&group));
+		CHECK_EQ(word(), 3);
+		sched_yield();
+	}
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_runs(i), 0);
+
+	stepctl_free(C);
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK(test_group_stopped(&group));
+	CHECK_EQ(word(), 0);
+	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
+	CHECK(pthread_join(ch.thread, NULL) == 0);
+	CHECK_EQ(ch.result, 0);
+	for (i = A; i <= C; i++)
+		stepctl_join(&p[i]);
+	check_same_round(ids, 3, 2, 3);
+	CHECK_EQ(coupled_group_members(&group), join ? 4 : 2);
+	CHECK_EQ(coupled_is_member(&group, ch.id), join);
+	CHECK(test_roster_consistent(&group) == NULL);
+	CHECK(at_rest());
+}
+
+static void scenario_stop_while_complete(void)
+{
+	DIRECT_ONLY("the completer's COMPLETE point and the stop flag are the "
+		    "direct protocol's; settled: join_while_waiting, "
+		    "leave_while_waiting");
+	stop_while_complete(1);
+	stop_while_complete(0);
 }
 
 static const struct {
@@ -932,11 +1453,13 @@ int main(int argc, char **argv)
 
 	if (argc >= 3 && strcmp(argv[2], "condvar") == 0)
 		strategy = COUPLED_PTHREAD_CONDVAR;
+	running_all = argc < 2 || strcmp(argv[1], "all") == 0;
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		if (argc < 2 || strcmp(argv[1], "all") == 0 ||
 		    strcmp(argv[1], scenarios[i].name) == 0) {
-			printf("-- %s (%s)\n", scenarios[i].name,
-			       coupled_pthread_strategy_name(strategy));
+			printf("-- %s (%s, %s protocol)\n", scenarios[i].name,
+			       coupled_pthread_strategy_name(strategy),
+			       COUPLED_PROTOCOL_NAME);
 			scenarios[i].fn();
 			if (argc >= 2 && strcmp(argv[1], "all") != 0)
 				return 0;

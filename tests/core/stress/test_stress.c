@@ -348,8 +348,8 @@ int main(int argc, char **argv)
 	printf("stress: %s protocol, %u threads, %u rounds, %s, abort %u%%, "
 	       "work %u%%, churn %s, seed %lu, start generation %u\n",
 	       COUPLED_PROTOCOL_NAME, (unsigned)nthreads,
-	       (unsigned)target_rounds,
-	       coupled_pthread_strategy_name(strategy), abort_pct, work_pct,
+	       (unsigned)target_rounds, coupled_pthread_strategy_name(strategy),
+	       abort_pct, work_pct,
 	       churn     ? "self"
 	       : changer ? "changer"
 			 : "off",

@@ -255,6 +255,34 @@ static void test_single_member_round(void)
 	}
 }
 
+/*
+ * A group without members: the first join must not wait for a round (there
+ * is none), and the group can be emptied and filled again.
+ */
+static void test_empty_group(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[4];
+
+	TEST_CASE("empty_group");
+	CHECK_EQ(coupled_group_init(&g, slots, 4, 0, NULL), 0);
+	CHECK_EQ(coupled_group_members(&g), 0);
+	CHECK(test_group_at_rest(&g));
+	CHECK_EQ(coupled_enter(&g, 2, 1, count_action, NULL), COUPLED_ENOENT);
+	CHECK_EQ(coupled_join(&g, 2), 0);
+	CHECK_EQ(coupled_group_members(&g), 1);
+	action_runs = 0;
+	CHECK_EQ(coupled_enter(&g, 2, 6, count_action, NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(action_runs, 1);
+	CHECK_EQ(action_param, 6);
+	CHECK_EQ(coupled_leave(&g, 2), 0);
+	CHECK_EQ(coupled_group_members(&g), 0);
+	CHECK(test_group_at_rest(&g));
+	CHECK_EQ(coupled_join(&g, 3), 0);
+	CHECK(test_roster_consistent(&g) == NULL);
+}
+
 /* Re-entry from inside the action is refused and changes nothing. */
 static struct coupled_group reentry_group;
 static int reentry_result;
@@ -497,8 +525,7 @@ static void check_acks_at_rest(struct coupled_group *g)
 }
 
 /* A stale acknowledgement, where the variant keeps one. */
-static void check_stale_ack(struct coupled_group *g, uint32_t id,
-			    uint32_t want)
+static void check_stale_ack(struct coupled_group *g, uint32_t id, uint32_t want)
 {
 #if COUPLED_PROTOCOL_SETTLED
 	/* relaxed: single-threaded test. */
@@ -767,7 +794,7 @@ static void test_protocol_name(void)
 	want = TEST_FORCED_PROTOCOL;
 #else
 	want = COUPLED_ADAPTER_WAKE_CAN_BE_LOST ? "settled" : "direct";
-#if defined(COUPLED_ADAPTER_PTHREAD) ||                                 \
+#if defined(COUPLED_ADAPTER_PTHREAD) ||                                        \
 	!(defined(COUPLED_ADAPTER_LINUX) || defined(COUPLED_ADAPTER_HEADER) || \
 	  defined(COUPLED_ADAPTER_BAREMETAL_ARM))
 	/* The pthread and spin adapters: their wake-ups cannot be lost. */
@@ -884,6 +911,7 @@ int main(void)
 	test_enter_errors();
 	test_membership_errors();
 	test_single_member_round();
+	test_empty_group();
 	test_reentry();
 	test_reductions();
 	test_barrier_vote_errors();
