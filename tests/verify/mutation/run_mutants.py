@@ -10,11 +10,11 @@ test is missing.
 Mutants:
   - named faults (LOGIC_MUTANTS below): of the direct protocol (a
     withdrawal after the commit, stop ignored, no generation move, no
-    wake-up, ...), of the roster, of the settled one: the seed's "||", no
-    "wait to be poked
-    at least once", no lost-poke restart, the done step split into two
-    operations in the wrong order, no Dekker pair in the futex wait, no SEV,
-    a wake that ignores the kernel adapter's busy flag, ...;
+    wake-up, ...), of the roster (the removal, short walks), of the settled
+    one (the seed's "||", no "wait to be poked at least once", no lost-poke
+    restart, the done step split into two operations in the wrong order,
+    ...) and of the adapters (no Dekker pair in the futex wait, no SEV, a
+    wake that ignores the kernel adapter's busy flag, ...);
   - every memory order of the core (every header under include/coupled/,
     found by walking the directory, so that a new header is covered too;
     the atomics back-ends there are definitions and add none) and of the
