@@ -39,6 +39,8 @@ check/variant (unit/direct, relacy/settled, ...):
   stress     tests/core/stress/test_stress.c, 4 threads, aborts, work,
              a changer thread, then self churn (futex strategy)
   scenarios  tests/core/scenario/test_scenario.c, every scenario, futex strategy
+  focused    tests/verify/mutation/focused_scenarios.c: interleavings, on the
+             scenario harness, for faults that no other check reaches
   relacy     tests/verify/relacy/relacy_coupled.cpp, every scenario, quick mode
              (relaxed-memory model checking; skipped with a reason if Relacy
              is not installed, and then no mutant can be reported killed by it)
@@ -52,9 +54,9 @@ A mutant runs the checks of the variants that compile the mutated code:
 direct.h only the direct builds, settled.h and word.h only the settled
 ones, the common files (protocol.h, membership.h, group.h, action.h, ...)
 and the pthread adapter both, direct first.  Core logic mutants run, per
-variant, unit, stress, scenarios, relacy; core memory-order mutants relacy
-of each variant first, then unit, stress, scenarios (x86 runs hide most
-weakened orders); adapter mutants adapter, then (pthread adapter only)
+variant, unit, stress, scenarios, focused, relacy; core memory-order
+mutants relacy of each variant first, then unit, stress, scenarios, focused
+(x86 runs hide most weakened orders); adapter mutants adapter, then (pthread adapter only)
 unit, stress, scenarios, deadline.  By default a mutant stops at its first
 failing check; --all-checks runs every check on every mutant.
 
@@ -690,8 +692,8 @@ class Checks:
         names = ["adapter"]
         for v in self.variants:
             names += ["%s/%s" % (c, v)
-                      for c in ("unit", "stress", "scenarios", "relacy",
-                                "deadline")]
+                      for c in ("unit", "stress", "scenarios", "focused",
+                                "relacy", "deadline")]
         return names
 
     def build_c(self, copy, out, src, variant, extra=()):
@@ -744,6 +746,15 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe, "all", "futex"], 600)
+            return verdict(ok, why)
+        if base == "focused":
+            exe = os.path.join(work, "focused-" + tag)
+            ok, why = self.build_c(copy, exe,
+                                   "tests/verify/mutation/focused_scenarios.c",
+                                   variant, ["-DSTEPCTL_LIMIT_S=5"])
+            if not ok:
+                return "fail", "build: " + why
+            ok, why = run([exe, "all", "futex"], 300)
             return verdict(ok, why)
         if base == "stress":
             exe = os.path.join(work, "stress-" + tag)
@@ -821,10 +832,11 @@ def check_order(mutant, variants):
         return ["adapter"]
     if mutant["kind"] == "logic":
         return ["%s/%s" % (c, v) for v in vs
-                for c in ("unit", "stress", "scenarios", "relacy")]
+                for c in ("unit", "stress", "scenarios", "focused",
+                          "relacy")]
     return (["relacy/%s" % v for v in vs] +
             ["%s/%s" % (c, v) for v in vs
-             for c in ("unit", "stress", "scenarios")])
+             for c in ("unit", "stress", "scenarios", "focused")])
 
 
 def evaluate(checks, mutant, order, all_checks, keep):
