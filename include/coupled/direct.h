@@ -397,21 +397,39 @@ static inline void coupled__membership_begin(struct coupled_group *g)
 /**
  * coupled__membership_end() - let rounds run again
  * @g: the group, stop held by the caller
+ *
+ * Clears stop only while nobody counts: an arrival that saw stop is still
+ * counted until its withdrawal, which it makes unconditionally (it read the
+ * member count of a change in progress).  Clearing stop under it would let
+ * the next arrival complete a round that counts it, and its withdrawal then
+ * take an arrival back from a complete count.
  */
 static inline void coupled__membership_end(struct coupled_group *g)
 {
 	/* relaxed: a first guess for the CAS, which re-checks. */
 	uint32_t w = coupled_load(&g->counts, COUPLED_RELAXED);
 
-	/*
-	 * release on success: pairs with the next arrivals' acq_rel
-	 * increment and the next change's acquire CAS, publishing the new
-	 * member flags, count and roster.  relaxed on failure: arrivals
-	 * that see stop and withdraw may move the count meanwhile; retry.
-	 */
-	while (!coupled_cas(&g->counts, &w, w & ~COUPLED__DIRECT_STOP,
-			    COUPLED_RELEASE, COUPLED_RELAXED))
-		;
+	for (;;) {
+		if (coupled__direct_arrivals(w)) {
+			/*
+			 * An arrival that saw stop, about to withdraw.
+			 * relaxed: the CAS re-checks.
+			 */
+			coupled_adapter_relax(&g->adapter);
+			w = coupled_load(&g->counts, COUPLED_RELAXED);
+			continue;
+		}
+		/*
+		 * release on success: pairs with the next arrivals' acq_rel
+		 * increment and the next change's acquire CAS, publishing the
+		 * new member flags, count and roster.  relaxed on failure:
+		 * arrivals that see stop and withdraw may move the count
+		 * meanwhile; retry.
+		 */
+		if (coupled_cas(&g->counts, &w, w & ~COUPLED__DIRECT_STOP,
+				COUPLED_RELEASE, COUPLED_RELAXED))
+			return;
+	}
 }
 
 /**

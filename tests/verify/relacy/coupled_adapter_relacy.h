@@ -44,6 +44,20 @@
 
 #define COUPLED_ADAPTER_NAME "relacy"
 #define COUPLED_ADAPTER_HAS_CLOCK 0
+/*
+ * No wake-up is ever lost, in either wait mode, so both protocols may run
+ * on this adapter (the build picks one with COUPLED_PROTOCOL_SETTLED or
+ * COUPLED_PROTOCOL_DIRECT; with neither it gets the direct one):
+ *   spin   wait() returns after one yield, so the core re-reads its word
+ *          at every turn; a wake-up is nothing to lose;
+ *   token  wake() always increments the slot's sequence (it never looks at
+ *          whether the target sleeps), and wait() returns as soon as the
+ *          sequence differs from the token that wait_prepare() read before
+ *          the core's check: a wake after the prepare always ends the wait,
+ *          and nothing stays pending beyond it (the next prepare re-reads
+ *          the sequence).
+ */
+#define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0
 
 #define COUPLED_RELACY_WAIT_SPIN 0u
 #define COUPLED_RELACY_WAIT_TOKEN 1u

@@ -6,13 +6,20 @@
  * a participant that happens after its coupled_adapter_wait_prepare() makes
  * the matching coupled_adapter_wait() return.  This test runs the real
  * adapter functions of the translation unit that includes it in the very
- * sequence of the core's phase 1:
+ * sequence of the core's wait, the same in both protocol variants:
  *
- *   waiter:  loop { token = wait_prepare(); seq = acquire load of the poke
- *            counter (coupled__handle_pokes()); if every poke arrived, stop;
+ *   waiter:  loop { token = wait_prepare(); acquire load of the word the
+ *            waiter waits on; if it shows every wake-up's news, stop;
  *            wait(token) }
- *   wakers:  write data; poke counter += 1 (release, coupled__poke());
- *            wake(waiter)
+ *   wakers:  write data; publish with release; wake(waiter)
+ *
+ * The settled protocol waits so for its pokes (the poke counter, release
+ * increment in coupled__poke(), acquire load in coupled__handle_pokes());
+ * the direct one for the generation to move (the completer's release store
+ * of the word, the waiter's acquire load in coupled__direct_wait()), and
+ * for stop (a membership change's CAS, then its wakes).  The model's
+ * counter stands for either: one waker is the completer's case, two the
+ * poke's or a change racing a completer.
  *
  * A lost wake-up leaves the waiter asleep for good: a Relacy deadlock
  * (blocking models) or livelock (spinning models).  The data written before
@@ -70,7 +77,10 @@ struct handshake_test
 				coupled_adapter_wait_prepare(&ag, &slot[0], 0);
 
 			platform.boundary(0);
-			/* acquire: coupled__handle_pokes(). */
+			/*
+			 * acquire: coupled__handle_pokes() (settled),
+			 * coupled__direct_wait() (direct).
+			 */
 			if (coupled_load(&poke_seq, COUPLED_ACQUIRE) ==
 			    (uint32_t)WAKERS)
 				break;
@@ -90,7 +100,10 @@ struct handshake_test
 			return;
 		}
 		data[idx - 1]($) = (int)idx;
-		/* release: coupled__poke(). */
+		/*
+		 * release: coupled__poke() (settled), the completer's
+		 * store of the word (direct).
+		 */
 		(void)coupled_fetch_add(&poke_seq, 1u, COUPLED_RELEASE);
 		coupled_adapter_wake(&ag, &slot[0], 0);
 		platform.waker_done(idx);
