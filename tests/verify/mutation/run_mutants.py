@@ -8,10 +8,13 @@ first that fails kills the mutant.  A mutant that no check kills means a
 test is missing.
 
 Mutants:
-  - named faults (LOGIC_MUTANTS below): the seed's "||", no "wait to be poked
-    at least once", no lost-poke restart, the done step split into two
-    operations in the wrong order, no Dekker pair in the futex wait, no SEV,
-    a wake that ignores the kernel adapter's busy flag, ...;
+  - named faults (LOGIC_MUTANTS below): of the direct protocol (a
+    withdrawal after the commit, stop ignored, no generation move, no
+    wake-up, ...), of the roster (the removal, short walks), of the settled
+    one (the seed's "||", no "wait to be poked at least once", no lost-poke
+    restart, the done step split into two operations in the wrong order,
+    ...) and of the adapters (no Dekker pair in the futex wait, no SEV, a
+    wake that ignores the kernel adapter's busy flag, ...);
   - every memory order of the core (every header under include/coupled/,
     found by walking the directory, so that a new header is covered too;
     the atomics back-ends there are definitions and add none) and of the
@@ -28,28 +31,46 @@ Mutants:
   Not scanned: adapters/linux/cpuidle/ (the cpuidle helper, a client of
   the library), which no relaxed-memory check runs (docs/verification.md).
 
-Checks (each compiled against the mutated copy):
+Checks (each compiled against the mutated copy).  The core's checks are
+built once per protocol variant (coupled/protocol.h), the variant forced
+with -DCOUPLED_PROTOCOL_DIRECT=1 or -DCOUPLED_PROTOCOL_SETTLED=1, and named
+check/variant (unit/direct, relacy/settled, ...):
   unit       tests/core/unit/test_unit.c with the pthread adapter
+  stress     tests/core/stress/test_stress.c, 4 threads, aborts, work,
+             a changer thread, then self churn (futex strategy)
   scenarios  tests/core/scenario/test_scenario.c, every scenario, futex strategy
+  focused    tests/verify/mutation/focused_scenarios.c: interleavings, on the
+             scenario harness, for faults that no other check reaches
   relacy     tests/verify/relacy/relacy_coupled.cpp, every scenario, quick mode
              (relaxed-memory model checking; skipped with a reason if Relacy
              is not installed, and then no mutant can be reported killed by it)
-  adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
-             relacy_arm.cpp or relacy_linux.cpp, every check)
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
+  adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
+             relacy_arm.cpp or relacy_linux.cpp, every check), with the
+             variant its adapter selects
+A test program's exit status 77 is a skip (as for ctest), never a pass.
 
-Core logic mutants run the checks in the order unit, scenarios, relacy;
-core memory-order mutants relacy, unit, scenarios (x86 runs hide most
-weakened orders); adapter mutants adapter, unit, scenarios, deadline (the
-last three for the pthread adapter only).  By default a mutant stops at its
-first failing check; --all-checks runs every check on every mutant.
+A mutant runs the checks of the variants that compile the mutated code:
+direct.h only the direct builds, settled.h and word.h only the settled
+ones, the common files (protocol.h, membership.h, group.h, action.h, ...)
+and the pthread adapter both, direct first.  Core logic mutants run, per
+variant, unit, stress, scenarios, focused, relacy; core memory-order
+mutants relacy of each variant first, then unit, stress, scenarios, focused
+(x86 runs hide most weakened orders); adapter mutants adapter, then (pthread adapter only)
+unit, stress, scenarios, deadline.  By default a mutant stops at its first
+failing check; --all-checks runs every check on every mutant.
 
-The script first runs every check on the unmodified header: they must pass,
-or a "kill" would mean nothing.  It prints a killed/survived table (markdown
-with --markdown) and exits 1 if any mutant survived or the baseline failed.
+The script first runs every check of every selected variant on the
+unmodified tree: they must pass, or a "kill" would mean nothing (a variant
+whose tests are missing or broken is an error, not a silent pass).
+--variants restricts the variants (the mutants only the others compile are
+left out, and listed); --without leaves out named checks (said in the
+output).  It prints a killed/survived table (markdown with --markdown) and
+exits 1 if any mutant survived or the baseline failed.
 
 Usage: run_mutants.py [--list] [--only REGEX] [--jobs N] [--all-checks]
-                      [--markdown] [--keep]
+                      [--markdown] [--keep] [--variants direct,settled]
+                      [--without CHECK,...] [--cc CC] [--cxx CXX]
 """
 
 import argparse
@@ -72,6 +93,17 @@ KATOMIC_H = "include/coupled/atomic/linux.h"
 PROTOCOL_H = "include/coupled/protocol.h"
 MEMBERSHIP_H = "include/coupled/membership.h"
 WORD_H = "include/coupled/word.h"
+SETTLED_H = "include/coupled/settled.h"
+DIRECT_H = "include/coupled/direct.h"
+
+# The protocol variants (coupled/protocol.h), as the compile definition that
+# forces each.  Every check of the core is built once per variant it runs.
+VARIANTS = {"direct": "COUPLED_PROTOCOL_DIRECT",
+            "settled": "COUPLED_PROTOCOL_SETTLED"}
+# Files that only one variant compiles: a mutant there is run against that
+# variant's builds only (the other would compile the unmutated code).
+VARIANT_OF_FILE = {DIRECT_H: "direct", SETTLED_H: "settled",
+                   WORD_H: "settled"}
 
 
 def headers_under(rel):
@@ -110,12 +142,12 @@ LOGIC_MUTANTS = [
      "while ((void)all, 1) {"),
     ("no_wait_for_poke",
      "leave phase 1 on 'all waiting' without having been poked",
-     PROTOCOL_H,
+     SETTLED_H,
      "if (coupled_word_waiting(c) == n && poked)",
      "if (coupled_word_waiting(c) == n)"),
     ("no_lost_poke_restart",
      "the closer ignores pokes still pending (commits anyway)",
-     PROTOCOL_H,
+     SETTLED_H,
      "\t\t\tpending = true;",
      "\t\t\t(void)pending;"),
     ("done_split_wrong_order",
@@ -127,29 +159,29 @@ LOGIC_MUTANTS = [
      "\t(void)coupled_fetch_sub(word, COUPLED_READY_ONE, COUPLED_RELEASE);"),
     ("no_exit_gate",
      "members leave without waiting for the closer's exit gate",
-     PROTOCOL_H,
+     SETTLED_H,
      "while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen) {",
      "while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen && 0) {"),
     ("no_ack_wait",
      "the closer opens the exit gate without waiting for the acks",
-     PROTOCOL_H,
+     SETTLED_H,
      "while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen) {",
      "while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen && 0) {"),
     ("no_exit_wait",
      "leave the round without waiting for ready to reach 0",
-     PROTOCOL_H,
+     SETTLED_H,
      "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {",
      "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))"
      " && 0) {"),
     ("no_prevent_recheck",
      "arrive without re-checking prevent after counting as waiting",
-     PROTOCOL_H,
+     SETTLED_H,
      "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {",
      "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST) && 0) {"),
     ("membership_read_relaxed",
      "read prevent after the arrival without acquire (nor seq_cst), so the"
      " member count and flags of the last change are not ordered",
-     PROTOCOL_H,
+     SETTLED_H,
      "\tif (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {",
      "\tif (coupled_load(&g->prevent, COUPLED_RELAXED)) {"),
     ("no_leave_drain",
@@ -159,16 +191,18 @@ LOGIC_MUTANTS = [
      "while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST) && 0) {"),
     ("reduce_skips_first",
      "the closer's reduction ignores the first member's request",
-     PROTOCOL_H,
-     "acc = seen++ ? g->reduce(acc, r) : r;",
-     "acc = seen++ ? g->reduce(acc, r) : 0x7fffffff;"),
+     SETTLED_H,
+     "\t\tr = coupled_load(&s->request, COUPLED_RELAXED);\n"
+     "\t\tacc = k ? g->reduce(acc, r) : r;",
+     "\t\tr = coupled_load(&s->request, COUPLED_RELAXED);\n"
+     "\t\tacc = k ? g->reduce(acc, r) : 0x7fffffff;"),
     ("join_keeps_stale_ack",
      "coupled_join() leaves the joiner's ack as it was (the wrap bug)",
-     MEMBERSHIP_H,
-     "\t\tcoupled_store(&g->slots[id].ack,\n"
-     "\t\t\t      coupled_load(&g->round_gen, COUPLED_RELAXED),\n"
-     "\t\t\t      COUPLED_RELAXED);",
-     "\t\t(void)0;"),
+     SETTLED_H,
+     "\tcoupled_store(&g->slots[id].ack,\n"
+     "\t\t      coupled_load(&g->round_gen, COUPLED_RELAXED),\n"
+     "\t\t      COUPLED_RELAXED);",
+     "\t(void)0;"),
     ("no_context_check",
      "a membership change from inside a call is not refused (it hangs)",
      MEMBERSHIP_H,
@@ -176,10 +210,138 @@ LOGIC_MUTANTS = [
      "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me && 0)"),
     ("attempts_not_counted",
      "COUPLED_STATS counts no arrival",
-     PROTOCOL_H,
+     SETTLED_H,
      "\t/* Every arrival counts, also one that then sees a change. */\n"
      "\tCOUPLED__STAT_INC(s, attempts);",
      "\t(void)0;"),
+    # --- the roster (membership.h, both protocols) ---
+    ("roster_remove_keeps_last",
+     "coupled_leave() does not move the roster's last entry into the hole"
+     " (the leaver stays listed, the last member drops out)",
+     MEMBERSHIP_H,
+     "\tcoupled_store(&g->slots[pos].roster, last, COUPLED_RELAXED);\n"
+     "\tg->slots[last].roster_pos = pos;",
+     "\t(void)pos;\n\t(void)last;"),
+    # --- the direct protocol (direct.h) ---
+    ("direct_withdraw_after_complete",
+     "a withdrawal succeeds although the count is complete (the round"
+     " committed, its completer has not stored yet)",
+     DIRECT_H,
+     "if ((w & COUPLED__DIRECT_GEN_MASK) != gen ||\n"
+     "\t\t    coupled__direct_complete_word(w, n))",
+     "if ((w & COUPLED__DIRECT_GEN_MASK) != gen)"),
+    ("direct_withdraw_ignores_generation",
+     "a withdrawal succeeds although the generation moved (its round"
+     " committed and was published)",
+     DIRECT_H,
+     "if ((w & COUPLED__DIRECT_GEN_MASK) != gen ||\n"
+     "\t\t    coupled__direct_complete_word(w, n))",
+     "if ((void)gen, coupled__direct_complete_word(w, n))"),
+    ("direct_change_stops_complete",
+     "a membership change sets stop while the count is complete",
+     DIRECT_H,
+     "if (!(w & COUPLED__DIRECT_STOP) &&\n"
+     "\t\t    !coupled__direct_complete_word(w, n)) {",
+     "if (!(w & COUPLED__DIRECT_STOP)) {"),
+    ("direct_arrival_ignores_stop",
+     "an arrival that counts while a change holds stop goes on (neither"
+     " the early look nor the arrival's word is checked for stop)",
+     DIRECT_H,
+     ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & COUPLED__DIRECT_STOP)"
+      " {",
+      "\tif ((w & COUPLED__DIRECT_STOP) ||\n"
+      "\t    !coupled_load(&s->member, COUPLED_RELAXED)) {"],
+     ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & 0) {",
+      "\tif (!coupled_load(&s->member, COUPLED_RELAXED)) {"]),
+    ("direct_arrival_ignores_stop_late",
+     "an arrival ignores stop in the word it counted in (only the"
+     " relaxed early look before the arrival checks it)",
+     DIRECT_H,
+     "\tif ((w & COUPLED__DIRECT_STOP) ||\n"
+     "\t    !coupled_load(&s->member, COUPLED_RELAXED)) {",
+     "\tif (!coupled_load(&s->member, COUPLED_RELAXED)) {"),
+    ("direct_completer_keeps_generation",
+     "the completer empties the count without moving the generation",
+     DIRECT_H,
+     "\t\t      (w & COUPLED__DIRECT_GEN_MASK) + COUPLED__DIRECT_GEN_ONE,\n"
+     "\t\t      COUPLED_RELEASE);",
+     "\t\t      (w & COUPLED__DIRECT_GEN_MASK),\n"
+     "\t\t      COUPLED_RELEASE);"),
+    ("direct_completer_stores_first",
+     "the completer stores the word (next generation) before it reduces"
+     " the requests and publishes the parameter and generation",
+     DIRECT_H,
+     # (removed first: the insertion repeats the text)
+     ["\tcoupled_store(&g->counts,\n"
+      "\t\t      (w & COUPLED__DIRECT_GEN_MASK) + COUPLED__DIRECT_GEN_ONE,\n"
+      "\t\t      COUPLED_RELEASE);\n",
+      "\tCOUPLED_HOOK(g, self, COUPLED_HOOK_COMPLETE);\n"],
+     ["",
+      "\tCOUPLED_HOOK(g, self, COUPLED_HOOK_COMPLETE);\n"
+      "\tcoupled_store(&g->counts,\n"
+      "\t\t      (w & COUPLED__DIRECT_GEN_MASK) + COUPLED__DIRECT_GEN_ONE,\n"
+      "\t\t      COUPLED_RELEASE);\n"]),
+    ("direct_completer_no_wake",
+     "the completer does not wake the other members",
+     DIRECT_H,
+     "\t\t\tcoupled_adapter_wake(&g->adapter, &g->slots[id].adapter,\n"
+     "\t\t\t\t\t     id);",
+     "\t\t\t(void)0;"),
+    ("direct_reduce_walk_short",
+     "the completer's reduction walks one roster entry too few",
+     DIRECT_H,
+     "\tfor (k = 0; k < n; k++) {\n"
+     "\t\tuint32_t id = coupled__roster_id(g, k);\n"
+     "\t\t/*\n",
+     "\tfor (k = 0; k + 1u < n; k++) {\n"
+     "\t\tuint32_t id = coupled__roster_id(g, k);\n"
+     "\t\t/*\n"),
+    ("direct_wake_walk_short",
+     "the completer's wake-ups walk one roster entry too few",
+     DIRECT_H,
+     "\tfor (k = 0; k < n; k++) {\n"
+     "\t\tuint32_t id = coupled__roster_id(g, k);\n\n"
+     "\t\tif (id != self)",
+     "\tfor (k = 0; k + 1u < n; k++) {\n"
+     "\t\tuint32_t id = coupled__roster_id(g, k);\n\n"
+     "\t\tif (id != self)"),
+    ("direct_change_wake_walk_short",
+     "a membership change wakes one roster entry too few (a member"
+     " resting there never sees stop)",
+     DIRECT_H,
+     "\tfor (k = 0; k < n; k++) {\n"
+     "\t\tuint32_t id = coupled__roster_id(g, k);\n\n"
+     "\t\tcoupled_adapter_wake(",
+     "\tfor (k = 0; k + 1u < n; k++) {\n"
+     "\t\tuint32_t id = coupled__roster_id(g, k);\n\n"
+     "\t\tcoupled_adapter_wake("),
+    ("direct_end_keeps_stop",
+     "a membership change ends without clearing stop",
+     DIRECT_H,
+     "\t\tif (coupled_cas(&g->counts, &w, w & ~COUPLED__DIRECT_STOP,",
+     "\t\tif (coupled_cas(&g->counts, &w, w,"),
+    ("direct_end_ignores_arrivals",
+     "a membership change clears stop while an arrival that saw it still"
+     " counts (about to withdraw)",
+     DIRECT_H,
+     "\t\tif (coupled__direct_arrivals(w)) {",
+     "\t\tif (0 && coupled__direct_arrivals(w)) {"),
+    ("settled_poke_walk_short",
+     "settled: the pokes walk one roster entry too few",
+     SETTLED_H,
+     "\tfor (k = 0; k < n; k++) {\n"
+     "\t\tuint32_t id = coupled__roster_id(g, k);\n\n"
+     "\t\tif (id != except)",
+     "\tfor (k = 0; k + 1u < n; k++) {\n"
+     "\t\tuint32_t id = coupled__roster_id(g, k);\n\n"
+     "\t\tif (id != except)"),
+    ("settled_reduce_walk_short",
+     "settled: the closer's scan walks one roster entry too few",
+     SETTLED_H,
+     "\tfor (k = 0; k < members; k++) {\n"
+     "\t\tstruct coupled_slot *s = &g->slots[coupled__roster_id(g, k)];",
+     "\tfor (k = 0; k + 1u < members; k++) {\n"
+     "\t\tstruct coupled_slot *s = &g->slots[coupled__roster_id(g, k)];"),
     # --- the adapters ---
     ("pthread_futex_no_dekker",
      "pthread futex wait: no sleeping flag, so the waker never calls"
@@ -434,8 +596,12 @@ def apply_mutant(mutant, copy):
         f.write(text)
 
 
+# The exit status of a test program that skipped (ctest SKIP_RETURN_CODE).
+SKIPPED = 77
+
+
 def run(cmd, timeout, env=None):
-    """Run cmd; return (ok, one-line detail)."""
+    """Run cmd; return (ok, one-line detail); ok is None if it skipped."""
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=timeout,
@@ -445,6 +611,8 @@ def run(cmd, timeout, env=None):
     out = p.stdout.decode(errors="replace").strip().split("\n")
     if p.returncode == 0:
         return True, ""
+    if p.returncode == SKIPPED:
+        return None, "skipped: " + (out[-1].strip()[:160] if out else "")
     # Relacy: which check failed, and how (its first report line).
     fail = [l.strip() for l in out if l.startswith("FAIL: ")]
     how = [re.sub(r"^\[\d+\] \d+: ", "", l.strip())
@@ -478,12 +646,42 @@ ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
 ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, LINUX_H]
 
 
+# The stress check: threaded rounds with aborts, work and membership
+# changes, every committed round checked (tests/core/stress/test_stress.c);
+# one run per line below, each a kill if it fails or hangs (30 s; they take
+# a few seconds).  Futex only: spinning threads on a loaded machine can
+# exceed the limit unmutated.
+STRESS_ARGS = ["--threads", "4", "--rounds", "20000", "--abort-pct", "10",
+               "--work-pct", "10"]
+STRESS_RUNS = [["--strategy", "futex", "--changer"],
+               ["--strategy", "futex", "--churn"]]
+
+
+def verdict(ok, why):
+    """A run's (ok, detail) as a check's (status, detail)."""
+    if ok is None:
+        return "skip", why
+    return ("pass", "") if ok else ("fail", why)
+
+
+def variant_define(variant):
+    """The compiler option that forces a protocol variant."""
+    return "-D%s=1" % VARIANTS[variant]
+
+
 class Checks:
-    """Builds and runs the checks against one copy of include/ and adapters/."""
+    """Builds and runs the checks against one copy of include/ and adapters/.
+
+    A check of the core is named check/variant (unit/direct,
+    relacy/settled, ...): built with that variant forced by its compile
+    definition.  The adapters' own Relacy programs (adapter) run the variant
+    their adapter selects.
+    """
 
     def __init__(self, args):
         self.cc = args.cc
         self.cxx = args.cxx
+        self.variants = args.variants
         self.relacy = None
         self.relacy_why = ""
         src = os.path.join(ROOT, "tests/verify/relacy/relacy_coupled.cpp")
@@ -496,12 +694,19 @@ class Checks:
             self.relacy = src
 
     def names(self):
-        return ["unit", "scenarios", "relacy", "adapter", "deadline"]
+        """Every check, for the baseline and --all-checks."""
+        names = ["adapter"]
+        for v in self.variants:
+            names += ["%s/%s" % (c, v)
+                      for c in ("unit", "stress", "scenarios", "focused",
+                                "relacy", "deadline")]
+        return names
 
-    def build_c(self, copy, out, src, extra=()):
+    def build_c(self, copy, out, src, variant, extra=()):
         cmd = [self.cc, "-std=c11", "-O2", "-g0", "-pthread",
                "-DCOUPLED_ADAPTER_PTHREAD", "-D_DEFAULT_SOURCE",
-               "-DCOUPLED_STATS", "-I", os.path.join(copy, "include"),
+               "-DCOUPLED_STATS", variant_define(variant),
+               "-I", os.path.join(copy, "include"),
                "-I", os.path.join(copy, "adapters/pthread/include"),
                "-I", os.path.join(ROOT, "tests/common"),
                "-I", os.path.join(ROOT, "tests/core/scenario")] + list(extra) + \
@@ -523,38 +728,68 @@ class Checks:
         if not ok:
             return "fail", "build: " + why
         ok, why = run([exe, "all"], 900)
-        return ("pass", "") if ok else ("fail", why)
+        return verdict(ok, why)
 
     def check(self, name, copy, work, mutant):
         """Return (status, detail): status is pass, fail or skip."""
-        if name == "unit":
-            exe = os.path.join(work, "unit")
-            ok, why = self.build_c(copy, exe, "tests/core/unit/test_unit.c")
+        base, _, variant = name.partition("/")
+        if base != "adapter" and variant not in VARIANTS:
+            raise ValueError(name)
+        tag = variant
+        if base == "unit":
+            exe = os.path.join(work, "unit-" + tag)
+            ok, why = self.build_c(copy, exe, "tests/core/unit/test_unit.c",
+                                   variant)
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe], 60)
-            return ("pass", "") if ok else ("fail", why)
-        if name == "scenarios":
-            exe = os.path.join(work, "scenario")
+            return verdict(ok, why)
+        if base == "scenarios":
+            exe = os.path.join(work, "scenario-" + tag)
             ok, why = self.build_c(copy, exe,
                                    "tests/core/scenario/test_scenario.c",
-                                   ["-DSTEPCTL_LIMIT_S=5"])
+                                   variant, ["-DSTEPCTL_LIMIT_S=5"])
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe, "all", "futex"], 600)
-            return ("pass", "") if ok else ("fail", why)
-        if name == "deadline":
-            exe = os.path.join(work, "deadline")
-            ok, why = self.build_c(copy, exe, "tests/core/deadline/test_deadline.c")
+            return verdict(ok, why)
+        if base == "focused":
+            exe = os.path.join(work, "focused-" + tag)
+            ok, why = self.build_c(copy, exe,
+                                   "tests/verify/mutation/focused_scenarios.c",
+                                   variant, ["-DSTEPCTL_LIMIT_S=5"])
+            if not ok:
+                return "fail", "build: " + why
+            ok, why = run([exe, "all", "futex"], 300)
+            return verdict(ok, why)
+        if base == "stress":
+            exe = os.path.join(work, "stress-" + tag)
+            ok, why = self.build_c(copy, exe,
+                                   "tests/core/stress/test_stress.c", variant)
+            if not ok:
+                return "fail", "build: " + why
+            for extra in STRESS_RUNS:
+                ok, why = run([exe] + STRESS_ARGS + extra, 30)
+                if ok is None:
+                    return "skip", why
+                if not ok:
+                    return "fail", "%s: %s" % (" ".join(extra), why)
+            return "pass", ""
+        if base == "deadline":
+            exe = os.path.join(work, "deadline-" + tag)
+            ok, why = self.build_c(copy, exe,
+                                   "tests/core/deadline/test_deadline.c",
+                                   variant)
             if not ok:
                 return "fail", "build: " + why
             ok, why = run([exe, "--calls", "24", "--bound-ms", "50"], 300)
-            return ("pass", "") if ok else ("fail", why)
-        if name in ("relacy", "adapter") and not self.relacy:
+            return verdict(ok, why)
+        if base in ("relacy", "adapter") and not self.relacy:
             return "skip", self.relacy_why
-        if name == "relacy":
-            exe = os.path.join(work, "relacy")
+        if base == "relacy":
+            exe = os.path.join(work, "relacy-" + tag)
             cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+                   variant_define(variant),
                    "-I", os.path.join(copy, "include"),
                    "-I", os.path.join(ROOT, "tests/verify/relacy"), self.relacy,
                    "-o", exe]
@@ -563,8 +798,8 @@ class Checks:
                 return "fail", "build: " + why
             env = dict(os.environ, COUPLED_RELACY_QUICK="1")
             ok, why = run([exe, "all"], 900, env)
-            return ("pass", "") if ok else ("fail", why)
-        if name == "adapter":
+            return verdict(ok, why)
+        if base == "adapter":
             headers = ([mutant["file"]] if mutant and
                        mutant["file"] in ADAPTER_RELACY
                        else ADAPTER_PROGRAMS)
@@ -576,16 +811,38 @@ class Checks:
         raise ValueError(name)
 
 
-def check_order(mutant):
-    """The checks a mutant runs, most likely killer first."""
+def mutant_variants(mutant, variants):
+    """The protocol variants whose builds compile the mutated code."""
     rel = mutant["file"]
+    if rel in VARIANT_OF_FILE:
+        return [v for v in variants if v == VARIANT_OF_FILE[rel]]
+    return list(variants)
+
+
+def check_order(mutant, variants):
+    """The checks a mutant runs, most likely killer first.
+
+    The core's checks run once per variant that compiles the mutated code
+    (direct first, the default of the host adapters, then settled): a
+    mutant of direct.h only against direct builds, of settled.h and word.h
+    only against settled ones, of the common files against both, stopping
+    at the first kill.
+    """
+    rel = mutant["file"]
+    vs = mutant_variants(mutant, variants)
     if rel == PTHREAD_H:
-        return ["adapter", "unit", "scenarios", "deadline"]
+        return ["adapter"] + ["%s/%s" % (c, v) for v in vs
+                              for c in ("unit", "stress", "scenarios",
+                                        "deadline")]
     if rel in ADAPTER_RELACY:
         return ["adapter"]
     if mutant["kind"] == "logic":
-        return ["unit", "scenarios", "relacy"]
-    return ["relacy", "unit", "scenarios"]
+        return ["%s/%s" % (c, v) for v in vs
+                for c in ("unit", "stress", "scenarios", "focused",
+                          "relacy")]
+    return (["relacy/%s" % v for v in vs] +
+            ["%s/%s" % (c, v) for v in vs
+             for c in ("unit", "stress", "scenarios", "focused")])
 
 
 def evaluate(checks, mutant, order, all_checks, keep):
@@ -594,6 +851,7 @@ def evaluate(checks, mutant, order, all_checks, keep):
     for d in ("include", "adapters"):
         shutil.copytree(os.path.join(ROOT, d), os.path.join(copy, d))
     result = {"mutant": mutant, "killers": [], "detail": "", "skipped": [],
+              "details": {},
               "seconds": 0.0}
     start = time.time()
     try:
@@ -606,6 +864,7 @@ def evaluate(checks, mutant, order, all_checks, keep):
                 continue
             if status == "fail":
                 result["killers"].append(name)
+                result["details"][name] = detail
                 if not result["detail"]:
                     result["detail"] = detail
                 if mutant and not all_checks:
@@ -631,11 +890,34 @@ def main():
                     help="keep the mutated copies (prints their paths)")
     ap.add_argument("--cc", default=os.environ.get("CC", "gcc"))
     ap.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
+    ap.add_argument("--variants", default=",".join(VARIANTS),
+                    help="the protocol variants whose builds run, comma"
+                    " separated (default: %(default)s); a mutant that only"
+                    " the others compile is left out, and said so")
+    ap.add_argument("--without", default="",
+                    help="checks left out, comma separated (e.g."
+                    " relacy/direct): said in the output, never silent")
     args = ap.parse_args()
+    wanted = [v for v in args.variants.split(",") if v]
+    bad = [v for v in wanted if v not in VARIANTS]
+    args.variants = [v for v in VARIANTS if v in wanted]
+    if bad or not args.variants:
+        ap.error("--variants: unknown or none: %s (known: %s)"
+                 % (",".join(bad), ",".join(VARIANTS)))
 
     mutants = logic_mutants() + order_mutants()
     if args.only:
         mutants = [m for m in mutants if re.search(args.only, m["name"])]
+    left_out = [m for m in mutants
+                if m["file"] not in ADAPTER_RELACY and
+                not mutant_variants(m, args.variants)]
+    if left_out:
+        print("mutation: %d mutants left out (only the %s variant, not"
+              " selected, compiles them): %s"
+              % (len(left_out), "/".join(sorted(
+                  {VARIANT_OF_FILE[m["file"]] for m in left_out})),
+                 " ".join(m["name"] for m in left_out)))
+        mutants = [m for m in mutants if m not in left_out]
     if args.list:
         stale = stale_mutants(mutants)
         for m in mutants:
@@ -645,22 +927,42 @@ def main():
         return 1 if stale else 0
 
     checks = Checks(args)
+    without = [c for c in args.without.split(",") if c]
+    bad = [c for c in without if c not in checks.names()]
+    if bad:
+        ap.error("--without: unknown checks %s (known: %s)"
+                 % (",".join(bad), ",".join(checks.names())))
+    if without:
+        print("mutation: checks LEFT OUT by --without: %s" % ", ".join(without))
+
+    def order_of(m):
+        order = checks.names() if args.all_checks else \
+            check_order(m, args.variants)
+        return [c for c in order if c not in without]
     if checks.relacy is None:
         print("mutation: relacy check skipped: %s" % checks.relacy_why)
 
     t0 = time.time()
-    base = evaluate(checks, None, checks.names(), True, False)
+    base = evaluate(checks, None,
+                    [c for c in checks.names() if c not in without],
+                    True, False)
     if base["killers"]:
-        print("mutation: the unmodified header FAILS %s: %s"
-              % (", ".join(base["killers"]), base["detail"]))
+        # A check that cannot even pass unmutated would kill every mutant
+        # (a variant whose tests are missing, say): an error, never a pass.
+        for name in base["killers"]:
+            print("mutation: the unmodified tree FAILS %s: %s"
+                  % (name, base["details"][name]))
+        print("mutation: every check must pass on the unmodified tree;"
+              " --variants restricts the protocol variants checked")
         return 1
+    for name in base["skipped"]:
+        print("mutation: check %s SKIPPED on the unmodified tree (it can"
+              " kill no mutant)" % name)
     print("mutation: baseline passes every check (%.0f s)" % base["seconds"])
 
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        futs = [ex.submit(evaluate, checks, m,
-                          checks.names() if args.all_checks
-                          else check_order(m),
+        futs = [ex.submit(evaluate, checks, m, order_of(m),
                           args.all_checks, args.keep) for m in mutants]
         for m, fut in zip(mutants, futs):
             r = fut.result()
