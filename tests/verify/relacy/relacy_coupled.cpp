@@ -223,6 +223,8 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 	rl::var<uint32_t> data[N];
 	rl::var<int> scratch[N];
 	rl::var<int> exit_scratch[N];
+	/* direct: written at a withdrawal under stop, read by the change */
+	rl::var<int> withdraw_scratch[N];
 	/* Written in the ready loop only, i.e. before the owner's ack. */
 	rl::var<int> ready_scratch[N];
 
@@ -262,6 +264,7 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 			data[i]($) = 0u;
 			scratch[i]($) = 0;
 			exit_scratch[i]($) = 0;
+			withdraw_scratch[i]($) = 0;
 			ready_scratch[i]($) = 0;
 			for (unsigned k = 0; k < MAXACT; k++) {
 				act_gen[i][k]($) = 0u;
@@ -346,6 +349,14 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		uint32_t w = coupled_load(&g.counts, COUPLED_RELAXED);
 
 		RL_ASSERT((w & COUPLED__DIRECT_STOP) != 0);
+		/*
+		 * Every withdrawal under stop happens before the change (the
+		 * release withdrawal CAS, the changer's acquire drain): what
+		 * a drained call read of the membership cannot see the
+		 * change's writes.
+		 */
+		for (unsigned j = 0; j < N; j++)
+			(void)(int)withdraw_scratch[j]($);
 		if (sc == SC_STOP && change_phase.load(rl::mo_relaxed, $) == 1u)
 			change_phase.store(2u, rl::mo_relaxed, $);
 	}
@@ -395,6 +406,17 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 			calls[self][ncalls[self]].decided++;
 		if (point == COUPLED_HOOK_WITHDRAW)
 			calls[self][ncalls[self]].withdraws++;
+#if !COUPLED_PROTOCOL_SETTLED
+		/*
+		 * A withdrawal that sees stop cannot be refused: no round
+		 * completes under stop, and stop stays until the count
+		 * drained, which needs this withdrawal.
+		 */
+		if (point == COUPLED_HOOK_WITHDRAW &&
+		    (coupled_load(&g.counts, COUPLED_RELAXED) &
+		     COUPLED__DIRECT_STOP))
+			withdraw_scratch[self]($) = point;
+#endif
 #if !COUPLED_PROTOCOL_SETTLED
 		/*
 		 * The completer: its increment completed the count, so the
