@@ -240,26 +240,31 @@ LOGIC_MUTANTS = [
     ("direct_change_stops_complete",
      "a membership change sets stop while the count is complete",
      DIRECT_H,
-     "if (!(w & COUPLED__DIRECT_STOP) &&\n"
-     "\t\t    !coupled__direct_complete_word(w, n)) {",
-     "if (!(w & COUPLED__DIRECT_STOP)) {"),
+     "\t\tif (!coupled__direct_complete_word(w, n)) {",
+     "\t\tif (1) {"),
     ("direct_arrival_ignores_stop",
      "an arrival that counts while a change holds stop goes on (neither"
      " the early look nor the arrival's word is checked for stop)",
      DIRECT_H,
      ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & COUPLED__DIRECT_STOP)"
       " {",
-      "\tif ((w & COUPLED__DIRECT_STOP) ||\n"
-      "\t    !coupled_load(&s->member, COUPLED_RELAXED)) {"],
+      "\tif ((w & COUPLED__DIRECT_STOP) || !mine) {"],
      ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & 0) {",
-      "\tif (!coupled_load(&s->member, COUPLED_RELAXED)) {"]),
+      "\tif (!mine) {"]),
     ("direct_arrival_ignores_stop_late",
      "an arrival ignores stop in the word it counted in (only the"
      " relaxed early look before the arrival checks it)",
      DIRECT_H,
-     "\tif ((w & COUPLED__DIRECT_STOP) ||\n"
-     "\t    !coupled_load(&s->member, COUPLED_RELAXED)) {",
-     "\tif (!coupled_load(&s->member, COUPLED_RELAXED)) {"),
+     "\tif ((w & COUPLED__DIRECT_STOP) || !mine) {",
+     "\tif (!mine) {"),
+    ("direct_arrival_no_recheck",
+     "an arrival does not re-load the word after loading the membership"
+     " (a change after another member completed its round goes unseen)",
+     DIRECT_H,
+     "\t\tif ((coupled_load(&g->counts, COUPLED_ACQUIRE) &\n"
+     "\t\t     COUPLED__DIRECT_GEN_MASK) != gen)",
+     "\t\tif (0 && (coupled_load(&g->counts, COUPLED_ACQUIRE) &\n"
+     "\t\t     COUPLED__DIRECT_GEN_MASK) != gen)"),
     ("direct_completer_keeps_generation",
      "the completer empties the count without moving the generation",
      DIRECT_H,
