@@ -368,8 +368,24 @@ int main(int argc, char **argv)
 	if (changer)
 		CHECK(pthread_create(&changer_thread, NULL, changer_main,
 				     NULL) == 0);
-	for (i = 0; i < (int)nthreads; i++)
+	for (i = 0; i < (int)nthreads; i++) {
+		/*
+		 * --churn: the churner joins back while the members of the
+		 * last round may still run its action (in the direct protocol
+		 * a change does not wait for a committed round's actions), so
+		 * it may miss the stop flag and rest for a round that will
+		 * never come.  Once everybody else has returned, simulated
+		 * work ends such a call (the counter stays raised, so a call
+		 * that starts later aborts too), and the churner sees stop.
+		 */
+		if (churn && i == (int)nthreads - 1 && nthreads >= 3)
+			coupled_pthread_raise_work(
+				coupled_group_adapter(&group),
+				coupled_participant_adapter(&group,
+							    (uint32_t)i),
+				(uint32_t)i);
 		CHECK(pthread_join(workers[i].thread, NULL) == 0);
+	}
 	if (changer)
 		CHECK(pthread_join(changer_thread, NULL) == 0);
 
