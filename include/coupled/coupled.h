@@ -97,7 +97,8 @@ struct coupled_abort_opts {
  *            (settled) count,
  *            i.e. per attempt, restarts included, and also an arrival
  *            that then sees a membership change and aborts (a call refused
- *            before it arrives is not counted)
+ *            before it arrives is not counted, nor, in direct, one whose
+ *            abort source fired before its arrival)
  * @commits: committed rounds
  * @aborts: aborted calls, indexed by COUPLED_ABORT_* reason
  * @retries: back-outs from the ready phase to the waiting phase (settled

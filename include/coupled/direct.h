@@ -22,9 +22,11 @@
  *           sees is g->round_gen, written by the completer.)
  *
  * A call:
- *  1. arrive  coupled__direct_arrive(): publish the request, then one
- *             acq_rel increment of the arrivals.  If stop was set the call
- *             withdraws and gives up at once.
+ *  1. arrive  coupled__run(): poll the abort sources once (work pending,
+ *             the caller's abort, a deadline already past: give up without
+ *             counting), publish the request, then one acq_rel increment
+ *             of the arrivals.  If stop was set the call withdraws and
+ *             gives up at once.
  *  2. commit  the arrival that makes the count equal to the member count,
  *             with stop clear, is the round's commit point; that member is
  *             the *completer* (coupled__direct_complete()).  From here on
@@ -295,6 +297,19 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 		COUPLED__STAT_INC(s, aborts[COUPLED_ABORT_MEMBERSHIP]);
 		return COUPLED_ABORT_MEMBERSHIP;
 	}
+	/*
+	 * The abort sources, once before the arrival: the arrival that
+	 * completes the count commits at once, so this poll is what lets a
+	 * caller with work already pending, an abort already asked for or a
+	 * deadline already past give up even when it would be the last to
+	 * arrive.  (Work that turns up between this poll and the arrival is
+	 * the same race as work that turns up just after any commit.)
+	 */
+	ret = coupled__abort_reason(g, self, opts, true, false);
+	if (ret) {
+		COUPLED__STAT_INC(s, aborts[ret]);
+		return ret;
+	}
 	/* relaxed: published to the completer by the arrival (release). */
 	coupled_store(&s->request, request, COUPLED_RELAXED);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVE);
@@ -308,6 +323,7 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 	w = coupled_fetch_add(&g->counts, 1u, COUPLED_ACQ_REL);
 	COUPLED__STAT_INC(s, attempts);
 	gen = w & COUPLED__DIRECT_GEN_MASK;
+	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVED);
 	/*
 	 * acquire, both: they pair with the release stores of a change
 	 * (roster_add/_remove's count, the member flag).  Reading a change

@@ -36,7 +36,9 @@ enum coupled_hook_point {
 	COUPLED_HOOK_EXIT_WAIT,    /* each turn of the wait for ready == 0 */
 	COUPLED_HOOK_COMPLETE,     /* direct: the completer, before it reduces
 				    * and publishes the round */
-	COUPLED_HOOK_WITHDRAW      /* direct: before trying to withdraw */
+	COUPLED_HOOK_WITHDRAW,     /* direct: before trying to withdraw */
+	COUPLED_HOOK_ARRIVED       /* direct: counted, before reading the
+				    * membership */
 };
 
 #ifndef COUPLED_HOOK

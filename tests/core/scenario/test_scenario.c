@@ -1438,6 +1438,86 @@ static void scenario_stop_while_complete(void)
 	stop_while_complete(0);
 }
 
+/*
+ * A call whose abort source already fires when it starts gives up even
+ * when it would be the last to arrive.  A rests; B calls with work pending,
+ * then with its caller abort set: each call must return its reason, nobody
+ * runs the action and the group is at rest (the direct protocol polls
+ * before the arrival, whose completing increment would commit at once; the
+ * settled one polls in phase 1, before the ready phase).  Then B commits
+ * with A in one round.
+ */
+static void scenario_abort_last_arriver(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 1, 4, NULL);
+	stepctl_start(&p[B], B, 3, 2, NULL);
+
+	arrive_and_rest(A);
+	raise_work(B);
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_ABORT_WORK);
+	clear_work(B);
+	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+
+	stepctl_set_abort(B, 1);
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(B, 1), COUPLED_ABORT_CALLER);
+	stepctl_set_abort(B, 0);
+	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(B, 2), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 2, 2);
+	CHECK(at_rest());
+}
+
+/*
+ * A change runs between another member's completion of a round and an
+ * arrival's reads of the membership, direct protocol.  A rests; B arrives
+ * second and is held at ARRIVED (counted, before it reads the member
+ * count); C completes the round.  A and C run the action and return, and C
+ * leaves: the member count is now 2, and B's arrival value (one arrival
+ * before it) plus one equals it.  Released, B must see that its round
+ * committed (the generation moved) and take part in it with the others'
+ * parameter and 3 members, not complete a second round of the new count.
+ */
+static void scenario_change_after_completion(void)
+{
+	struct stepctl_participant p[3];
+	static const int ids[3] = { A, B, C };
+
+	DIRECT_ONLY("the ARRIVED point is the direct protocol's; settled: "
+		    "leave_while_waiting");
+	setup(3, 3, NULL);
+	stepctl_start(&p[A], A, 1, 4, NULL);
+	stepctl_start(&p[B], B, 1, 2, NULL);
+	stepctl_start(&p[C], C, 1, 6, NULL);
+
+	arrive_and_rest(A);
+	stepctl_break(B, COUPLED_HOOK_ARRIVED, 1);
+	stepctl_permit(B);
+	stepctl_expect(B, COUPLED_HOOK_ARRIVED);
+	stepctl_permit(C);
+	CHECK_EQ(stepctl_result(C, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	CHECK_EQ(coupled_leave(&group, C), 0);
+
+	stepctl_release(B, COUPLED_HOOK_ARRIVED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	stepctl_join(&p[C]);
+	check_same_round(ids, 3, 2, 3);
+	CHECK(at_rest());
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);

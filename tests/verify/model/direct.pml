@@ -214,6 +214,13 @@ proctype participant(byte self)
 		:: stop -> goto call_over
 		:: else -> skip
 		fi;
+		/* coupled__run: coupled__abort_reason before the arrival (an
+		 * abort source that already fires: the environment's choice
+		 * while the budget lasts); the call returns without counting */
+		if
+		:: atomic { ABORT_FIRES -> TAKE_ABORT }; goto call_over
+		:: skip
+		fi;
 		/* coupled__run: relaxed store of request (drawn from 1..REQMAX) */
 		atomic {
 			if
