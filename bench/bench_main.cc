@@ -213,13 +213,13 @@ bool abort_once(void *arg, uint32_t)
 	return true;
 }
 
-// A round in which participant 0 aborts once (in the waiting phase) and then
-// enters again; the others wait, back out if they were ready, and retry.
-// Participant 0's armed call may commit instead: a call that completes the
-// round never waits (the direct protocol), and a round can commit before
-// the check fires.  That call is then the iteration's round, so that every
-// participant commits exactly one round per iteration (one more call of
-// participant 0 would wait for a round the others never enter).
+// A round in which participant 0 aborts once and then enters again; the
+// others wait, back out if they were ready (settled), and retry.  The armed
+// call must abort: both protocols poll the abort sources before the call can
+// be part of a commit (direct: before its arrival; settled: in phase 1).
+// Were it to commit, that call is the iteration's round, so that every
+// participant still commits exactly one round per iteration, and
+// aborts_per_round falls below 1.
 void BM_coupled_abort_retry(benchmark::State &st)
 {
 	pin(st);

@@ -190,16 +190,22 @@ static void body(void *arg, uint32_t self)
 			break;
 		case COUPLED_HARNESS_ABORT_RETRY:
 			/*
-			 * The armed call aborts unless it completes the round
-			 * (the direct protocol commits at the completing
-			 * arrival, which checks no abort source): then it was
-			 * this iteration's round.
+			 * The armed call must abort: both protocols poll the
+			 * abort sources before the call can be part of a
+			 * commit (direct: before its arrival; settled: in
+			 * phase 1).  Were it to commit anyway, it was this
+			 * iteration's round (counted as a failure).
 			 */
 			if (self == 0) {
+				int ret;
+
 				t.armed = true;
-				if (coupled_enter_opts(
-					    &group, self, 0, empty_action, 0,
-					    &opts) == COUPLED_COMMITTED)
+				ret = coupled_enter_opts(&group, self, 0,
+							 empty_action, 0,
+							 &opts);
+				if (ret != COUPLED_ABORT_CALLER)
+					fail(r);
+				if (ret == COUPLED_COMMITTED)
 					break;
 			}
 			round_until_committed(r, self, empty_action, 0);
