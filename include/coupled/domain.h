@@ -23,12 +23,17 @@
  *     group: the core waits for the other cores of its leaf, all or none.
  *  3. Inside a committed level-k round, each of its cores tries level k + 1:
  *     a round of the parent's group, with the core's request for that level.
- *     A level above the leaf is *opportunistic*: a core waits for it only
- *     while every member under the level is a candidate (in a call, not
- *     given up) and its own abort sources for the level are quiet.  As soon
- *     as one core under the level is busy or gives the level up, the others
- *     give it up too (COUPLED_DOMAIN_CANNOT) and act at the levels below:
- *     a cluster never waits for a system that cannot come down now.
+ *     A level above the leaf without a deadline is *opportunistic*: a core
+ *     waits for it only while every member under the level is a candidate
+ *     (in a call, not given up) and its own abort sources for the level
+ *     are quiet.  As soon as one core under the level is busy or gives the
+ *     level up, the others give it up too (COUPLED_DOMAIN_CANNOT) and act
+ *     at the levels below: a cluster never waits for a system that cannot
+ *     come down now.  A level given a deadline (opts) is waited for up to
+ *     it, like a group round: the caller's choice to stay in the lower
+ *     level's waiting state for a chance at the deeper one.  Either way,
+ *     when one core of a round gives the level up, all cores of that round
+ *     do (it marks the round abandoned).
  *  4. A core that gives a level up stops being its candidate (and of every
  *     level above) and kicks the level's members that wait, so that they
  *     see it at once.
@@ -309,9 +314,14 @@ static inline bool coupled__domain_should_abort(void *arg, uint32_t self)
 		c->fired = COUPLED_ABORT_WORK;
 		return true;
 	}
-	/* seq_cst: the Dekker pair of coupled__domain_give_up(). */
-	if (coupled_load(&d->candidates, COUPLED_SEQ_CST) <
-	    coupled_group_members(d->group)) {
+	/*
+	 * seq_cst: the Dekker pair of coupled__domain_give_up().  Only a
+	 * level without a deadline is opportunistic; with one, the caller
+	 * chose to wait for it up to the deadline, like a group round.
+	 */
+	if (!(o && o->deadline) &&
+	    coupled_load(&d->candidates, COUPLED_SEQ_CST) <
+		    coupled_group_members(d->group)) {
 		c->fired = COUPLED_DOMAIN_CANNOT;
 		return true;
 	}
@@ -501,6 +511,44 @@ static inline int coupled_domain_enter(struct coupled_domain *leaf,
 {
 	return coupled_domain_enter_opts(leaf, core, requests, action, ctx,
 					 (const struct coupled_abort_opts *)0);
+}
+
+/**
+ * coupled_domain_wake() - wake a core wherever it waits in its domain
+ * @leaf: the core's leaf node
+ * @core: its id in the leaf's group
+ *
+ * An adapter wake-up of the core's slot at every level, so that a core
+ * resting at any level polls its abort sources again (its pending work,
+ * which the domain polls on the leaf's adapter at every level).  For
+ * adapters whose wake-ups are per group slot (pthread): after raising work
+ * on the core's leaf slot, call this so that a core waiting above the leaf
+ * sees it now rather than at its deadline.  An interrupt that wakes the CPU
+ * itself (kernel, bare metal) needs no call.
+ *
+ * Context: any context that may call the adapter's wake-up.
+ * Return: 0, COUPLED_EINVAL for a null @leaf, COUPLED_ERANGE for @core out
+ * of range.
+ */
+static inline int coupled_domain_wake(struct coupled_domain *leaf,
+				      uint32_t core)
+{
+	struct coupled_domain *node[COUPLED_DOMAIN_MAX_LEVELS];
+	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], levels, k;
+
+	if (!leaf || !leaf->group)
+		return COUPLED_EINVAL;
+	if (core >= leaf->group->capacity)
+		return COUPLED_ERANGE;
+	levels = coupled__domain_path(leaf, core, node, id);
+	for (k = 0; k < levels; k++) {
+		struct coupled_group *g = node[k]->group;
+
+		coupled_adapter_wake(coupled_group_adapter(g),
+				     coupled_participant_adapter(g, id[k]),
+				     id[k]);
+	}
+	return 0;
 }
 
 /**
