@@ -73,10 +73,12 @@ enum scenario {
 	SC_ABORTS,  /* random aborts at both levels */
 	SC_GIVE_UP, /* core 1 always gives the root up; the others wait */
 	SC_REFUSE,  /* core 1 refuses the root in its first call */
+	SC_ABANDON, /* core 1 gives the root up at once, then calls again */
 	SC_COUNT
 };
 
-const char *const scenario_names[SC_COUNT] = { "aborts", "give_up", "refuse" };
+const char *const scenario_names[SC_COUNT] = { "aborts", "give_up", "refuse",
+					       "abandon" };
 const char *const scenario_what[SC_COUNT] = {
 	"each call's should_abort may fire at the leaf (once per core) and at "
 	"the root, at a drawn poll",
@@ -85,6 +87,11 @@ const char *const scenario_what[SC_COUNT] = {
 	"root never commits",
 	"core 1 refuses the root (negative request) in its first call: "
 	"nobody waits for it there",
+	"core 1 gives the root up at its first poll in its first call and "
+	"calls again at once: with two cores in its leaf, the other core of "
+	"its leaf round must see the round abandoned although core 1 is a "
+	"candidate again (else it waits at the root for a core waiting in "
+	"the leaf)",
 };
 
 enum coverage {
@@ -235,6 +242,8 @@ struct domain_test final : rl::test_suite<domain_test<A, B>, A + B> {
 			}
 			if (sc == SC_GIVE_UP && t == 1)
 				aborts[t][1].at = rl::rand(3);
+			if (sc == SC_ABANDON && t == 1 && call == 0)
+				aborts[t][1].at = 0;
 			if (sc == SC_REFUSE && t == 1 && call == 0)
 				req[1] = -1;
 			for (unsigned k = 0; k < LEVELS; k++)
@@ -459,6 +468,10 @@ int run_scenario(int sc, unsigned tree, const run_config &cfg)
 		need[2] = COV_ROOT_CALLER;
 		break;
 	case SC_GIVE_UP:
+		need[0] = COV_ROOT_CANNOT;
+		need[1] = COV_ROOT_CALLER;
+		break;
+	case SC_ABANDON:
 		need[0] = COV_ROOT_CANNOT;
 		need[1] = COV_ROOT_CALLER;
 		break;
