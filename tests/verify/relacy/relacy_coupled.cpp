@@ -24,12 +24,14 @@
  *                                          are listed as skipped)
  * Search:
  *   2 participants are explored systematically with Relacy's context-bound
- *   scheduler, bound 2 (every schedule with at most 2 preemptions, and every
- *   value each load may read).  The full search does not finish: the commit
- *   scenario ran for more than 2 minutes without ending, and bound 3 takes
- *   more than 100 s per scenario; bound 2 takes 2-30 s.  Scenarios with a
- *   changer thread (3 threads) use the random scheduler even with 2
- *   participants: even bound 1 did not finish in 200 s.
+ *   scheduler, bound 2 (every schedule with at most 2 preemptions, and for
+ *   each load the newest two values of its atomic).  The full search does
+ *   not finish: the commit scenario ran for more than 2 minutes without
+ *   ending, and bound 3 takes more than 100 s per scenario; bound 2 takes
+ *   2-30 s.  Scenarios with a changer thread (3 threads) use the random
+ *   scheduler even with 2 participants: even bound 1 did not finish in
+ *   200 s.  So does remove_inside, whose failure needs a load to read the
+ *   third newest value, which only the random scheduler offers.
  *   3 participants use the random scheduler, 100000 iterations by default.
  * Environment:
  *   COUPLED_RELACY_ITERS=N   random iterations (default 100000)
@@ -56,6 +58,9 @@
  *   - direct: the word is frozen from the completing arrival to the
  *     completer's store (checked at the completer's COMPLETE hook): no
  *     withdrawal and no stop got in;
+ *   - direct: a membership change still holds stop once the count drained
+ *     (checked at the changer's MEMBERSHIP hook): no completer's store
+ *     wiped it;
  *   - plain data (rl::var) written in an action before coupled_barrier() is
  *     read by the others after it; data of one round's action is read by the
  *     next round's action and, settled only, by a membership change and by
@@ -133,6 +138,7 @@ enum coverage {
 	COV_WITHDRAWN,
 	COV_WITHDRAW_REFUSED,
 	COV_COMPLETE_IN_CHANGE,
+	COV_READ_AFTER_REMOVAL,
 	COV_COUNT
 };
 const char *const coverage_names[COV_COUNT] = {
@@ -148,7 +154,8 @@ const char *const coverage_names[COV_COUNT] = {
 	"rounds of generation 0 with the joiner",
 	"withdrawals that took the arrival back",
 	"withdrawals refused by a complete count (committed)",
-	"rounds completed while a removal was under way",
+	"rounds completed while a change was under way",
+	"arrivals that read the membership after their removal",
 };
 
 /* Set by main() before a simulation; constant while it runs. */
@@ -203,7 +210,8 @@ template <unsigned N, unsigned EXTRA>
 struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 			    harness_base {
 	struct coupled_group g;
-	struct coupled_slot slots[N];
+	/* next_changer: one more id, a member without a thread (the ghost) */
+	struct coupled_slot slots[N + 1];
 
 	/* Test-side scheduling flags (atomics: they carry no data). */
 	rl::atomic<uint32_t> arrived[N];
@@ -212,8 +220,14 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 	rl::atomic<uint32_t> changer_done;
 	rl::atomic<uint32_t>
 		zero_settled; /* participant 0: small round or done */
-	/* stop_vs_complete: 1 once the removal started, 2 once it drained. */
+	/*
+	 * stop_vs_complete: 1 once the removal started, 2 once it drained;
+	 * next_changer: 1 from the start, 2 once the join drained.
+	 */
 	rl::atomic<uint32_t> change_phase;
+	/* remove_inside: 1 once the removal waits for participant 0's call */
+	rl::atomic<uint32_t> removal_waits;
+	bool read_after_removal;
 	bool complete_in_change;
 
 	/* Plain data, checked for races by Relacy. */
@@ -245,8 +259,10 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 	{
 		sc = g_scenario;
 		g_current = this;
-		uint32_t initial = sc == SC_WRAP_JOIN ? N - 1 : N;
-		RL_ASSERT(coupled_group_init(&g, slots, N, initial, NULL) == 0);
+		uint32_t capacity = sc == SC_NEXT_CHANGER ? N + 1 : N;
+		uint32_t initial = sc == SC_WRAP_JOIN ? N - 1 : capacity;
+		RL_ASSERT(coupled_group_init(&g, slots, capacity, initial,
+					     NULL) == 0);
 		/* The last decided round is UINT32_MAX; the next one wraps. */
 		if (sc == SC_WRAP_JOIN)
 			RL_ASSERT(coupled_group_set_generation(
@@ -256,6 +272,8 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		changer_done.store(0u, rl::mo_relaxed, $);
 		zero_settled.store(0u, rl::mo_relaxed, $);
 		change_phase.store(0u, rl::mo_relaxed, $);
+		removal_waits.store(0u, rl::mo_relaxed, $);
+		read_after_removal = false;
 		complete_in_change = false;
 		for (unsigned i = 0; i < N; i++) {
 			arrived[i].store(0u, rl::mo_relaxed, $);
@@ -288,10 +306,16 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 			budget[N - 1] = 1;
 	}
 
+	/*
+	 * Every round has all N participants and no call gives up for a
+	 * membership change.  remove_inside is one too: its change runs only
+	 * after the one round each participant takes part in.
+	 */
 	bool fixed_membership() const
 	{
 		return sc != SC_CHURN && sc != SC_SELF_CHURN &&
-		       sc != SC_WRAP_JOIN && sc != SC_STOP;
+		       sc != SC_WRAP_JOIN && sc != SC_STOP &&
+		       sc != SC_NEXT_CHANGER;
 	}
 
 	void raise_work(uint32_t id)
@@ -359,6 +383,16 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 			(void)(int)withdraw_scratch[j]($);
 		if (sc == SC_STOP && change_phase.load(rl::mo_relaxed, $) == 1u)
 			change_phase.store(2u, rl::mo_relaxed, $);
+		/*
+		 * next_changer: the join drained (the ghost is no member yet;
+		 * during the removal before it, it still is).  relaxed, the
+		 * flag: the drain ordered the removal's store before this
+		 * load; change_phase: a coverage flag, it orders nothing.
+		 */
+		if (sc == SC_NEXT_CHANGER &&
+		    change_phase.load(rl::mo_relaxed, $) == 1u &&
+		    !coupled_load(&g.slots[N].member, COUPLED_RELAXED))
+			change_phase.store(2u, rl::mo_relaxed, $);
 	}
 #endif
 
@@ -367,6 +401,14 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		if (self >= N) {
 			if (point == COUPLED_HOOK_MEMBERSHIP)
 				on_membership();
+			/*
+			 * remove_inside: 0's flag and the count are stored,
+			 * the removal waits for 0's call to end.
+			 */
+			/* relaxed: see SC_REMOVE_INSIDE below. */
+			if (sc == SC_REMOVE_INSIDE &&
+			    point == COUPLED_HOOK_LEAVE_DRAIN)
+				removal_waits.store(1u, rl::mo_relaxed, $);
 			return;
 		}
 		int prev = last_point[self];
@@ -430,7 +472,7 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 
 			RL_ASSERT(!(w & COUPLED__DIRECT_STOP));
 			RL_ASSERT(coupled__direct_arrivals(w) == n);
-			if (sc == SC_STOP &&
+			if ((sc == SC_STOP || sc == SC_NEXT_CHANGER) &&
 			    change_phase.load(rl::mo_relaxed, $) == 1u)
 				complete_in_change = true;
 		}
@@ -464,6 +506,42 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 			if (self == N - 1 && point == COUPLED_HOOK_READY &&
 			    ncalls[self] == 1)
 				second_ready.store(1u, rl::mo_relaxed, $);
+			break;
+		case SC_REMOVE_INSIDE:
+			/*
+			 * The first call of each: arrivals 1..N-2 first, then
+			 * 0, then N-1, which completes the count.  So 0 is
+			 * the (N-1)-th arrival: with the count of N - 1
+			 * members it would be the completer.  0 then rests
+			 * between its arrival and its loads of the
+			 * membership until the removal has stored them (see
+			 * remove_inside()).  The flags are relaxed: they order
+			 * nothing, or the test would mask the bug it looks for.
+			 * 0 waits without rl::yield(): after a yield Relacy
+			 * lets a thread read only values newer than those it
+			 * saw before, and 0 read its own member flag on its
+			 * way in (coupled_enter_opts()), so a yield would hide
+			 * the stale flag the memory model allows it to read.
+			 */
+			if (ncalls[self] != 0)
+				break;
+			if (point == COUPLED_HOOK_ARRIVE && self == 0)
+				for (unsigned j = 1; j + 1 < N; j++)
+					while (!arrived[j].load(rl::mo_relaxed,
+								$))
+						;
+			if (point == COUPLED_HOOK_ARRIVE && self == N - 1)
+				while (!arrived[0].load(rl::mo_relaxed, $))
+					rl::yield(1, $);
+			if (point == COUPLED_HOOK_ARRIVED) {
+				arrived[self].store(1u, rl::mo_relaxed, $);
+				if (self == 0) {
+					while (!removal_waits.load(
+						rl::mo_relaxed, $))
+						;
+					read_after_removal = true;
+				}
+			}
 			break;
 		case SC_WITHDRAW:
 			/*
@@ -597,6 +675,13 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 			RL_ASSERT(coupled_join(&g, self) == 0);
 			changer_done.store(1u, rl::mo_relaxed, $);
 		}
+		/*
+		 * next_changer: participant 0 removes the ghost (id N, a
+		 * member that never calls), the first of the two changes;
+		 * only then can a round complete.
+		 */
+		if (sc == SC_NEXT_CHANGER && self == 0)
+			RL_ASSERT(coupled_leave(&g, N) == 0);
 		for (;;) {
 			int ret = enter(self);
 			switch (ret) {
@@ -608,6 +693,8 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 					coupled_relacy_clear_work(
 						coupled_participant_adapter(
 							&g, self));
+				if (sc == SC_REMOVE_INSIDE && self == N - 1)
+					remove_inside();
 				/*
 				 * settled only: the direct protocol lets
 				 * everybody leave a round at once.
@@ -675,8 +762,64 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		}
 	}
 
+	/*
+	 * remove_inside: the last participant's call committed, so every
+	 * participant has arrived in that round; participant 0 rests between
+	 * its arrival and its loads of the member count, its member flag and
+	 * the word (coupled__run(); the hook holds it at ARRIVED).  The
+	 * removal of 0 runs now: it stops nothing (the count is empty),
+	 * stores 0's flag and the smaller count, then waits for 0's call to
+	 * end.  Participant 0 must still take part in the round it arrived
+	 * in, with its N members.  Its loads of the count and the flag may
+	 * read the change's values: only their acquire makes the re-load of
+	 * the word see the generation that moved before the change.  With a
+	 * relaxed load of the count, 0 may read N - 1 and a stale word (its
+	 * own round's count, N - 1 before its arrival) and complete a round
+	 * of its own (the COMPLETE hook's frozen-word assertion, or the
+	 * action's member count); with a relaxed load of the flag it may read
+	 * 0 and return COUPLED_ENOENT from a committed round (all or none
+	 * broken).  Then 0 is re-added, which the end state needs.
+	 */
+	void remove_inside()
+	{
+		RL_ASSERT(coupled_leave(&g, 0) == 0);
+		RL_ASSERT(coupled_join(&g, 0) == 0);
+	}
+
+	/*
+	 * next_changer: this thread joins the ghost as soon as participant 0
+	 * has removed it (participant()), and removes it again.  The join's
+	 * coupled__membership_begin() judges the complete-count guard against
+	 * the member count it loads under the changers' lock; only the lock's
+	 * acquire/release orders it after the removal's store of the smaller
+	 * count.  Meanwhile the participants' round of N can complete.  Read
+	 * stale (N + 1), the guard misses that the word counts N, complete:
+	 * the join sets stop on a committed round, the completer's store then
+	 * wipes it, and the change runs without stop (the assertions in the
+	 * COMPLETE hook and in on_membership()).
+	 */
+	void next_changer()
+	{
+		int ret;
+
+		/* relaxed: a coverage flag, it orders nothing. */
+		change_phase.store(1u, rl::mo_relaxed, $);
+		/* Refused until the removal of the ghost has run. */
+		while ((ret = coupled_join(&g, N)) == COUPLED_EEXIST)
+			rl::yield(1, $);
+		RL_ASSERT(ret == 0);
+		/* A member that never calls: the rounds wait until it goes. */
+		RL_ASSERT(coupled_leave(&g, N) == 0);
+		/* relaxed: a scheduling flag, as in changer(). */
+		changer_done.store(1u, rl::mo_relaxed, $);
+	}
+
 	void changer()
 	{
+		if (sc == SC_NEXT_CHANGER) {
+			next_changer();
+			return;
+		}
 		if (sc == SC_STOP)
 			change_phase.store(1u, rl::mo_relaxed, $);
 		RL_ASSERT(coupled_leave(&g, N - 1) == 0);
@@ -718,6 +861,8 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		RL_ASSERT(coupled_group_members(&g) == N);
 		if (complete_in_change)
 			g_cov[COV_COMPLETE_IN_CHANGE]++;
+		if (read_after_removal)
+			g_cov[COV_READ_AFTER_REMOVAL]++;
 
 		/* Every committed generation: all or none, same param. */
 		for (unsigned i = 0; i < N; i++) {
@@ -871,13 +1016,22 @@ bool run_one(const run_config &cfg, std::ostream &out)
 	p.output_stream = &out;
 	p.progress_stream = &sink;
 	p.execution_depth_limit = 20000;
-	if (N == 2 && EXTRA == 0 && cfg.bound == 0) {
+	/*
+	 * remove_inside needs a load to read the third newest value of the
+	 * word: only the random scheduler goes back that far (Relacy keeps
+	 * three values per atomic; its other schedulers read the newest two).
+	 */
+	bool random = N > 2 || EXTRA > 0 || g_scenario == SC_REMOVE_INSIDE;
+	if (!random && cfg.bound == 0) {
 		p.search_type = rl::sched_full;
-	} else if (N == 2 && EXTRA == 0) {
+	} else if (!random) {
 		p.search_type = rl::sched_bound;
 		p.context_bound = cfg.bound;
 	} else {
-		/* 3 participants, or 2 and a changer thread: random. */
+		/*
+		 * 3 participants, or 2 and a changer thread, or a scenario
+		 * that needs it: random.
+		 */
 		p.search_type = rl::sched_random;
 		p.iteration_count = cfg.iterations;
 	}
@@ -919,6 +1073,15 @@ const char *skip_reason(int sc)
 {
 	if (scenarios[sc].variants & this_variant)
 		return NULL;
+	if (sc == SC_REMOVE_INSIDE)
+		return "direct protocol only: the window it holds "
+		       "participant 0 in (counted, before its loads of the "
+		       "membership: the ARRIVED hook) is the direct "
+		       "protocol's";
+	if (sc == SC_NEXT_CHANGER)
+		return "direct protocol only: it checks the complete-count "
+		       "guard of the direct changers against the stop bit; "
+		       "the settled protocol has neither";
 	if (scenarios[sc].variants == SETTLED)
 		return "settled protocol only: the direct protocol has no "
 		       "ready "
@@ -984,6 +1147,8 @@ int run_scenario(int sc, unsigned n, const run_config &cfg)
 	case SC_WRAP_JOIN: need = COV_WRAP_LANDING; break;
 	case SC_WITHDRAW: need = COV_WITHDRAWN; break;
 	case SC_STOP: need = COV_COMPLETE_IN_CHANGE; break;
+	case SC_NEXT_CHANGER: need = COV_COMPLETE_IN_CHANGE; break;
+	case SC_REMOVE_INSIDE: need = COV_READ_AFTER_REMOVAL; break;
 	default: break;
 	}
 	std::printf("  coverage:");
