@@ -247,27 +247,37 @@ static inline uint32_t coupled__domain_path(struct coupled_domain *leaf,
  * coupled__domain_give_up() - stop being a candidate of levels @from and up
  * @c: the call
  * @from: the lowest level given up, >= 1
+ * @publish: true when the caller has just marked its round at level
+ *           @from - 1 abandoned; level @from's counter then gets an RMW even
+ *           where this core is not its candidate, to publish the mark
  *
  * Kicks the members of every such level where somebody tries its round,
  * so that they see it at once: the level cannot commit now.
  */
 static inline void coupled__domain_give_up(struct coupled__domain_call *c,
-					   uint32_t from)
+					   uint32_t from, bool publish)
 {
 	uint32_t k, last = c->held > from ? c->held : from;
 
 	for (k = from; k <= last && k < c->result.levels; k++) {
 		struct coupled_domain *d = c->node[k];
+		uint32_t drop = k <= c->held ? 1u : 0u;
+
+		if (!drop && !(publish && k == from))
+			continue;
 
 		/*
-		 * seq_cst, this decrement and the load of waiting after it:
-		 * a Dekker pair with a core that tries the level (seq_cst
-		 * increment of waiting, then its should_abort's seq_cst
-		 * loads of abandoned and candidates).  Either we see it
-		 * waiting and kick it, or it sees what we changed.
+		 * seq_cst, this RMW and the load of waiting after it: a
+		 * Dekker pair with a core that tries the level (seq_cst
+		 * increment of waiting, then its should_abort's seq_cst load
+		 * of candidates).  Either we see it waiting and kick it, or
+		 * it reads this RMW or a later one.  Being a release whose
+		 * release sequence is every later RMW of candidates (there
+		 * are no plain stores to it), it also carries the relaxed
+		 * store of abandoned before it to that reader (pair: the
+		 * acquire side of should_abort's load of candidates).
 		 */
-		if (k <= c->held)
-			coupled_fetch_sub(&d->candidates, 1u, COUPLED_SEQ_CST);
+		coupled_fetch_sub(&d->candidates, drop, COUPLED_SEQ_CST);
 		if (coupled_load(&d->waiting, COUPLED_SEQ_CST))
 			(void)coupled_group_kick(d->group);
 	}
@@ -296,14 +306,22 @@ static inline bool coupled__domain_should_abort(void *arg, uint32_t self)
 	const struct coupled_abort_opts *o =
 		c->opts ? &c->opts[f->level]
 			: (const struct coupled_abort_opts *)0;
+	uint32_t candidates;
 
 	(void)self;
 	/*
-	 * seq_cst: the Dekker pair of coupled__domain_give_up(); the store
-	 * is in coupled__domain_level_action().  Another core of our round
-	 * one level down gave this level up: so do we.
+	 * seq_cst: the Dekker pair of coupled__domain_give_up() (our
+	 * increment of waiting before it).  We read its RMW or a later one of
+	 * the same release sequence, so its acquire side also makes the
+	 * abandoned mark stored before that RMW visible to the load below.
 	 */
-	if (coupled_load(&c->node[f->level - 1]->abandoned, COUPLED_SEQ_CST) ==
+	candidates = coupled_load(&d->candidates, COUPLED_SEQ_CST);
+	/*
+	 * relaxed: ordered after the load of candidates above, which
+	 * synchronises with the giver's RMW that follows its store.  Another
+	 * core of our round one level down gave this level up: so do we.
+	 */
+	if (coupled_load(&c->node[f->level - 1]->abandoned, COUPLED_RELAXED) ==
 	    c->result.level[f->level - 1].generation) {
 		c->fired = COUPLED_DOMAIN_CANNOT;
 		return true;
@@ -315,13 +333,11 @@ static inline bool coupled__domain_should_abort(void *arg, uint32_t self)
 		return true;
 	}
 	/*
-	 * seq_cst: the Dekker pair of coupled__domain_give_up().  Only a
-	 * level without a deadline is opportunistic; with one, the caller
-	 * chose to wait for it up to the deadline, like a group round.
+	 * Only a level without a deadline is opportunistic; with one, the
+	 * caller chose to wait for it up to the deadline, like a group round.
 	 */
 	if (!(o && o->deadline) &&
-	    coupled_load(&d->candidates, COUPLED_SEQ_CST) <
-		    coupled_group_members(d->group)) {
+	    candidates < coupled_group_members(d->group)) {
 		c->fired = COUPLED_DOMAIN_CANNOT;
 		return true;
 	}
@@ -402,13 +418,15 @@ static inline void coupled__domain_level_action(const struct coupled_round *r,
 		for (j = k + 1; j < c->result.levels; j++)
 			c->result.level[j].outcome = COUPLED_DOMAIN_NOT_TRIED;
 		/*
-		 * seq_cst: the Dekker pair of coupled__domain_give_up() (its
-		 * decrement and load follow).  The other cores of this
-		 * round may be trying level k: none of them may wait for us.
+		 * relaxed: published by the seq_cst RMW of level k's
+		 * candidates in coupled__domain_give_up() right after (pair:
+		 * should_abort's load of candidates, then of this).  The
+		 * other cores of this round may be trying level k: none of
+		 * them may wait for us.
 		 */
 		coupled_store(&c->node[f->level]->abandoned, r->generation,
-			      COUPLED_SEQ_CST);
-		coupled__domain_give_up(c, k);
+			      COUPLED_RELAXED);
+		coupled__domain_give_up(c, k, true);
 	}
 	c->action(&c->result, c->ctx);
 }
@@ -478,18 +496,19 @@ coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 		c.result.level[k].round = (const struct coupled_round *)0;
 	}
 	/*
-	 * seq_cst: a candidacy must be visible to every core that later
-	 * polls the level (the Dekker pair of coupled__domain_give_up() is
-	 * about the decrement; the increment only makes a level possible).
+	 * relaxed: a candidacy only makes a level possible.  The cores of
+	 * our leaf round read it after that round's synchronisation; a core
+	 * that reads a stale count elsewhere only gives the level up.  Being
+	 * an RMW, it keeps the release sequence of an earlier give-up intact.
 	 */
 	for (k = 1; k <= c.top; k++)
-		coupled_fetch_add(&c.node[k]->candidates, 1u, COUPLED_SEQ_CST);
+		coupled_fetch_add(&c.node[k]->candidates, 1u, COUPLED_RELAXED);
 	c.held = c.top;
 	ret = coupled_enter_opts(c.node[0]->group, core, requests[0],
 				 coupled__domain_level_action, &c.frame[0],
 				 opts);
 	/* The levels still held: committed ones, or all after an abort. */
-	coupled__domain_give_up(&c, 1);
+	coupled__domain_give_up(&c, 1, false);
 	return ret;
 }
 
