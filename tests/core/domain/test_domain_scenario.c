@@ -600,6 +600,56 @@ static void scenario_abandon_and_retry(void)
 	finish();
 }
 
+/*
+ * (e) A0 refuses the root (a negative request), A1 waits there with a
+ * deadline far beyond the scenario's limit (so only the candidacy of B's
+ * cores, held before the root, would keep it: a deadline skips the
+ * candidates test).  A0 marks A's round abandoned at the root while A1
+ * rests: the RMW of the root's candidates that publishes the mark must
+ * also kick A1, which gives the root up (CANNOT) long before its
+ * deadline; without that A1 sleeps on and the scenario times out.
+ */
+static void scenario_refuse_with_deadline(void)
+{
+	int c;
+
+	setup();
+	for (c = 0; c < CORES; c++)
+		set_req(c, 2, 2);
+	set_req(A0, 3, -1);
+	set_brk(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
+	set_brk(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
+	permit(B0);
+	permit(B1);
+	expect(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	expect(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	pthread_mutex_lock(&m);
+	ctl.deadline[A1][ROOT] =
+		coupled_adapter_now(coupled_group_adapter(grp[A1][ROOT])) +
+		(uint64_t)(3 * LIMIT_S) * 1000000000u;
+	pthread_mutex_unlock(&m);
+	set_brk(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP, 1);
+	set_brk(A1, ROOT, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	permit(A0);
+	permit(A1);
+	expect(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP);
+	expect_rest(A1, ROOT);
+	release(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP);
+	CHECK_EQ(result(A0, 0), COUPLED_COMMITTED);
+	CHECK_EQ(result(A1, 0), COUPLED_COMMITTED);
+	check_leaf_alone(A0, 0, A1, 0, 2);
+	CHECK_EQ(lvl(A0, 0, ROOT)->outcome, COUPLED_DOMAIN_REFUSED);
+	CHECK_EQ(lvl(A1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
+	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	CHECK_EQ(result(B0, 0), COUPLED_COMMITTED);
+	CHECK_EQ(result(B1, 0), COUPLED_COMMITTED);
+	check_leaf_alone(B0, 0, B1, 0, 2);
+	CHECK_EQ(lvl(B0, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
+	CHECK_EQ(lvl(B1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
+	finish();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -608,6 +658,7 @@ static const struct {
 	{ "system_after_cluster", scenario_system_after_cluster },
 	{ "root_deadline", scenario_root_deadline },
 	{ "abandon_and_retry", scenario_abandon_and_retry },
+	{ "refuse_with_deadline", scenario_refuse_with_deadline },
 };
 
 int main(int argc, char **argv)

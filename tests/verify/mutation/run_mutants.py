@@ -46,9 +46,10 @@ check/variant (unit/direct, relacy/settled, ...):
              is not installed, and then no mutant can be reported killed by it)
   domain     tests/verify/relacy/relacy_domain.cpp, every scenario on both
              trees, quick mode (the domains under Relacy; skipped as relacy)
-  domain_c   the domain C tests tests/core/domain/test_domain_stress.c and
-             test_domain_scenario.c with the pthread adapter, each skipped
-             with its reason while it is not in the tree
+  domain_c   the domain C tests with the pthread adapter: the stress
+             (tests/core/domain/test_domain_stress.c) on a 2-level tree, a
+             3-level one and a 3-level one with churn, and every scenario
+             of test_domain_scenario.c with futex and condvar
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
   adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
              relacy_arm.cpp or relacy_linux.cpp, every check), with the
@@ -60,7 +61,8 @@ direct.h only the direct builds, settled.h and word.h only the settled
 ones, the common files (protocol.h, membership.h, group.h, action.h, ...)
 and the pthread adapter both, direct first.  Mutants of domain.h run
 domain then domain_c of each variant (no other check compiles domain.h);
-those of group.h (coupled_group_kick()) also run domain after the others.  Core logic mutants run, per
+those of group.h (coupled_group_kick()) also run domain after the others.
+Core logic mutants run, per
 variant, unit, stress, scenarios, focused, relacy; core memory-order
 mutants relacy of each variant first, then unit, stress, scenarios, focused
 (x86 runs hide most weakened orders); adapter mutants adapter, then (pthread adapter only)
@@ -371,15 +373,15 @@ LOGIC_MUTANTS = [
      " abandoned (the other cores of the round may wait for it there)",
      DOMAIN_H,
      "\t\tcoupled_store(&c->node[f->level]->abandoned, r->generation,\n"
-     "\t\t\t      COUPLED_SEQ_CST);",
+     "\t\t\t      COUPLED_RELAXED);",
      "\t\t(void)0;"),
     ("domain_no_abandoned_check",
      "should_abort does not look at the abandoned mark of the round below",
      DOMAIN_H,
-     "\tif (coupled_load(&c->node[f->level - 1]->abandoned, COUPLED_SEQ_CST)"
+     "\tif (coupled_load(&c->node[f->level - 1]->abandoned, COUPLED_RELAXED)"
      " ==",
      "\tif (0 && coupled_load(&c->node[f->level - 1]->abandoned,"
-     " COUPLED_SEQ_CST) =="),
+     " COUPLED_RELAXED) =="),
     ("domain_give_up_no_kick",
      "a give-up does not kick the level's waiters (they rest on)",
      DOMAIN_H,
@@ -389,20 +391,27 @@ LOGIC_MUTANTS = [
      "should_abort does not compare the candidates with the members (a"
      " core waits at a level somebody under it gave up)",
      DOMAIN_H,
-     "\tif (coupled_load(&d->candidates, COUPLED_SEQ_CST) <\n",
-     "\tif (0 && coupled_load(&d->candidates, COUPLED_SEQ_CST) <\n"),
+     "\t    candidates < coupled_group_members(d->group)) {",
+     "\t    0 && candidates < coupled_group_members(d->group)) {"),
     ("domain_candidates_not_incremented",
      "a call does not count as a candidate of the levels above its leaf"
      " (no level above the leaf can ever commit)",
      DOMAIN_H,
-     "\t\tcoupled_fetch_add(&c.node[k]->candidates, 1u, COUPLED_SEQ_CST);",
+     "\t\tcoupled_fetch_add(&c.node[k]->candidates, 1u, COUPLED_RELAXED);",
      "\t\t(void)0;"),
     ("domain_no_final_give_up",
      "a call ends without giving up the candidacies it still holds (a"
      " stale candidate makes a later call wait for a core not there)",
      DOMAIN_H,
-     "\tcoupled__domain_give_up(&c, 1);\n\treturn ret;",
+     "\tcoupled__domain_give_up(&c, 1, false);\n\treturn ret;",
      "\t(void)0;\n\treturn ret;"),
+    ("domain_abandon_not_published",
+     "a core that marks its round abandoned at a level it is no candidate"
+     " of makes no RMW of that level's candidates (nothing carries the"
+     " mark, and nobody resting there is kicked)",
+     DOMAIN_H,
+     "\t\tif (!drop && !(publish && k == from))\n",
+     "\t\tif (!drop && !(0 && publish && k == from))\n"),
     ("domain_waiting_not_incremented",
      "a core trying a level does not count as waiting there (a give-up"
      " sees nobody to kick)",
@@ -744,8 +753,24 @@ ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
 ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, LINUX_H]
 # The domains' Relacy program, and their C tests (each run if present).
 DOMAIN_RELACY = "tests/verify/relacy/relacy_domain.cpp"
-DOMAIN_C_TESTS = ["tests/core/domain/test_domain_stress.c",
-                  "tests/core/domain/test_domain_scenario.c"]
+# Each C test with the runs the check makes of it (a smaller share of the
+# ctest rows: 2- and 3-level trees, the churn, every scenario per strategy).
+DOMAIN_C_TESTS = {
+    "tests/core/domain/test_domain_stress.c": [
+        ["--clusters", "2,2", "--leaf", "0", "--strategy", "futex",
+         "--calls", "20000", "--seed", "1"],
+        ["--clusters", "2,3,4,2", "--leaf", "2", "--strategy", "futex",
+         "--calls", "3000", "--seed", "4"],
+        ["--clusters", "4,4", "--leaf", "2", "--strategy", "futex",
+         "--calls", "5000", "--churn", "--seed", "5"],
+    ],
+    "tests/core/domain/test_domain_scenario.c": [
+        [name, strategy]
+        for name in ("cannot_while_other_aborts", "system_after_cluster",
+                     "root_deadline", "abandon_and_retry",
+                     "refuse_with_deadline")
+        for strategy in ("futex", "condvar")],
+}
 
 
 # The stress check: threaded rounds with aborts, work and membership
@@ -848,12 +873,14 @@ class Checks:
                                     "-DSTEPCTL_LIMIT_S=5"])
             if not ok:
                 return "fail", "build: " + why
-            ok, why = run([exe], 120)
-            if ok is None:
-                continue
-            if not ok:
-                return "fail", "%s: %s" % (os.path.basename(src), why)
-            ran += 1
+            for args in DOMAIN_C_TESTS[src]:
+                ok, why = run([exe] + args, 120)
+                if ok is None:
+                    continue
+                if not ok:
+                    return "fail", "%s %s: %s" % (
+                        os.path.basename(src), " ".join(args), why)
+                ran += 1
         if not ran:
             return "skip", "no domain C test (%s) ran" % ", ".join(
                 os.path.basename(s) for s in DOMAIN_C_TESTS)
