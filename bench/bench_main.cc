@@ -5,7 +5,8 @@
 //
 // The library header is included directly (C++ uses its std::atomic
 // back-end); the Concurrency Kit barriers and the 2012 seed baseline are C
-// translation units.  Every case runs with 1, 2, 4, 8 and 16 threads, one
+// translation units.  Every case runs with 1, 2, 4, 8 and 16 threads (the
+// 2-level domain case, two leaves of N/2 cores, with 2 to 16), one
 // participant per thread; each iteration of a thread is one round.
 //
 // Google Benchmark sums iterations over threads, so "Time" is a round divided
@@ -26,6 +27,7 @@
 // measures them), so that one run shows both protocols next to the peers.
 
 #include "coupled/coupled.h"
+#include "coupled/domain.h"
 
 #include <benchmark/benchmark.h>
 #include <pthread.h>
@@ -287,6 +289,89 @@ void BM_coupled_join_leave(benchmark::State &st)
 		static_cast<double>(extra), benchmark::Counter::kAvgIterations);
 }
 
+// --- coupled domains (coupled/domain.h) -------------------------------------
+
+// A 2-level domain of the benchmark's N threads: a root over two leaves of
+// N/2 cores each (thread i: leaf i / (N/2), core i % (N/2)).
+struct coupled_group g_dom_root_group;
+struct coupled_slot g_dom_root_slots[kMaxThreads];
+struct coupled_group g_dom_leaf_group[2];
+struct coupled_slot g_dom_leaf_slots[2][kMaxThreads / 2];
+struct coupled_domain g_dom_root;
+struct coupled_domain g_dom_leaf[2];
+
+template <int Strategy> void setup_domain(const benchmark::State &st)
+{
+	uint32_t n = static_cast<uint32_t>(st.threads()), half = n / 2;
+	int r = n < 2 || n % 2 ? COUPLED_EINVAL : 0;
+
+	if (!r)
+		r = coupled_group_init(&g_dom_root_group, g_dom_root_slots, n,
+				       n, nullptr);
+	if (!r)
+		r = coupled_domain_init(&g_dom_root, &g_dom_root_group,
+					nullptr);
+	if (!r)
+		r = coupled_pthread_set_strategy(
+			coupled_group_adapter(&g_dom_root_group), Strategy);
+	for (int i = 0; i < 2 && !r; i++) {
+		r = coupled_group_init(&g_dom_leaf_group[i],
+				       g_dom_leaf_slots[i], half, half,
+				       nullptr);
+		if (!r)
+			r = coupled_domain_init(&g_dom_leaf[i],
+						&g_dom_leaf_group[i],
+						&g_dom_root);
+		if (!r)
+			r = coupled_pthread_set_strategy(
+				coupled_group_adapter(&g_dom_leaf_group[i]),
+				Strategy);
+	}
+	if (r) {
+		std::fprintf(stderr, "coupled domain setup failed: %s\n",
+			     coupled_strerror(r));
+		std::abort();
+	}
+}
+
+void domain_action(const struct coupled_domain_round *r, void *ctx)
+{
+	*static_cast<uint32_t *>(ctx) = r->depth;
+}
+
+// One call of coupled_domain_enter() per core and iteration, every request
+// allowing the root: the leaf's round always commits (every core of the
+// leaf calls), the root's when both leaves reach it together (the level is
+// opportunistic: a leaf whose other half is not in a call gives it up).
+// ns_per_round is per call, as coupled_round's per round of a flat group of
+// the same N threads; root_committed is the fraction of calls in which the
+// root committed too.
+void BM_coupled_domain_round(benchmark::State &st)
+{
+	pin(st);
+	const uint32_t self = static_cast<uint32_t>(st.thread_index());
+	const uint32_t half = static_cast<uint32_t>(st.threads()) / 2;
+	struct coupled_domain *leaf = &g_dom_leaf[self / half];
+	const int32_t requests[2] = { 0, 0 };
+	unsigned long failed = 0, root = 0;
+
+	for (auto _ : st) {
+		uint32_t depth = 0;
+
+		if (coupled_domain_enter(leaf, self % half, requests,
+					 domain_action,
+					 &depth) != COUPLED_COMMITTED)
+			failed++;
+		else if (depth == 2)
+			root++;
+	}
+	report_rounds(st);
+	st.counters["failed"] = static_cast<double>(failed);
+	// Summed over the threads, divided by the iterations of all of them.
+	st.counters["root_committed"] = benchmark::Counter(
+		static_cast<double>(root), benchmark::Counter::kAvgIterations);
+}
+
 // --- peers -------------------------------------------------------------------
 
 void setup_pthread_barrier(const benchmark::State &st)
@@ -406,6 +491,15 @@ template <int Strategy> void register_coupled(const char *strategy_name)
 			  BM_coupled_round)
 			  ->Setup(setup_coupled<Strategy>),
 		  1, spinner);
+	// Two leaves need an even number of threads, at least 2.
+	for (int t : kThreadCounts)
+		if (t >= 2)
+			configure(
+				benchmark::RegisterBenchmark(
+					(kCoupled + "domain_round/" + s).c_str(),
+					BM_coupled_domain_round)
+					->Setup(setup_domain<Strategy>),
+				t, spinner);
 }
 
 template <int Kind> void register_ck()

@@ -15,7 +15,9 @@
 # gbench_settled.json, rmw_settled.json, insn_settled.jsonl), so that the
 # report shows the protocol before and after; the callgrind runs of the
 # coupled round are broken down by source file (insn_breakdown*.json,
-# tools/insn_breakdown.py).
+# tools/insn_breakdown.py).  The report's table "coupled domains: 2-level
+# round vs flat group" compares coupled_domain_round (coupled/domain.h, root
+# + 2 leaves) with coupled_round on the same threads (full run only).
 # Last, it prints the fast-path goals (tools/goals.py), each "met" or
 # "missed" with its figures from this run.  The exit status does not depend
 # on whether a goal is met; it is non-zero if a goal's figure could not be

@@ -4,6 +4,7 @@
 # tests/run.sh - one entry point for the demo and the full test matrix.
 #
 #   bash tests/run.sh demo [demo args...]   build and run the demo (Release)
+#   bash tests/run.sh domains [args...]     the same for the domains demo
 #   bash tests/run.sh all [ctest args...]   every configuration, every test
 #
 # The configurations are CMakePresets.json's workflow presets (release,
@@ -26,18 +27,20 @@ cd "$ROOT"
 
 # --- demo ---------------------------------------------------------------------
 
+# run_demo TARGET SUBDIR [args...]: build examples/SUBDIR's TARGET, run it.
 run_demo() {
-	local dir=build/demo exe
+	local dir=build/demo target=$1 exe
+	exe=$dir/examples/$2/$1
+	shift 2
 
 	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release
-	cmake --build "$dir" --target coupled_demo -j2
-	exe=$dir/examples/demo/coupled_demo
+	cmake --build "$dir" --target "$target" -j2
 	if [[ ! -x $exe ]]; then
 		# Wherever the build tree put it.
-		exe=$(find "$dir" -type f -name coupled_demo -perm -u+x -print -quit)
+		exe=$(find "$dir" -type f -name "$target" -perm -u+x -print -quit)
 	fi
 	if [[ -z $exe || ! -x $exe ]]; then
-		echo "run.sh: coupled_demo was not built" >&2
+		echo "run.sh: $target was not built" >&2
 		exit 1
 	fi
 	exec "$exe" "$@"
@@ -151,8 +154,9 @@ run_all() {
 # --- main ---------------------------------------------------------------------
 
 usage() {
-	echo "usage: bash tests/run.sh demo|all [extra args]" >&2
+	echo "usage: bash tests/run.sh demo|domains|all [extra args]" >&2
 	echo "  demo: extra args go to coupled_demo" >&2
+	echo "  domains: extra args go to coupled_domains_demo" >&2
 	echo "  all:  extra args go to ctest; COUPLED_CONFIGS restricts the" \
 		"configurations (CMakePresets.json's workflow presets)" >&2
 	exit 2
@@ -164,7 +168,11 @@ shift
 case $cmd in
 demo)
 	bash tests/packages.sh install demo
-	run_demo "$@"
+	run_demo coupled_demo demo "$@"
+	;;
+domains)
+	bash tests/packages.sh install demo
+	run_demo coupled_domains_demo domains "$@"
 	;;
 all)
 	bash tests/packages.sh install all

@@ -105,16 +105,17 @@ def family_and_threads(name):
     return base, threads, fixed
 
 
-def medians(doc):
-    """{(family, threads): (median ns/round, samples, fixed)}"""
+def medians(doc, counter="ns_per_round"):
+    """{(family, threads): (median of the counter, samples, fixed)}; by
+    default the counter is ns_per_round."""
     samples = {}
     fixed = {}
     for b in (doc or {}).get("benchmarks", []):
-        if b.get("run_type") != "iteration" or "ns_per_round" not in b:
+        if b.get("run_type") != "iteration" or counter not in b:
             continue
         fam, t, fx = family_and_threads(b["run_name"] if "run_name" in b
                                         else b["name"])
-        samples.setdefault((fam, t), []).append(float(b["ns_per_round"]))
+        samples.setdefault((fam, t), []).append(float(b[counter]))
         fixed[(fam, t)] = fx
     return {k: (statistics.median(v), len(v), fixed[k])
             for k, v in samples.items()}
@@ -172,6 +173,49 @@ def plot(med, png, title):
     ax.legend(fontsize=6.5, ncol=2, loc="upper left")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
+
+
+DOMAIN_THREADS = [t for t in THREADS if t >= 2]
+
+
+def domain_table(w, gb, gbs, med):
+    """The section "coupled domains: 2-level round vs flat group"."""
+    root = medians(gb, "root_committed")
+    root.update(medians(gbs, "root_committed"))
+    w("## Coupled domains: 2-level round vs flat group")
+    w("")
+    w("`coupled_domain_round/<strategy>` (`coupled/domain.h`): N threads "
+      "as the cores of a 2-level domain, a root over two leaves of N/2 "
+      "cores, each iteration one `coupled_domain_enter()` per core with "
+      "requests that allow the root.  The leaf's round always commits; the "
+      "root's only when both leaves reach it together (the level above a "
+      "leaf is opportunistic).  Against `coupled_round/<strategy>`, a flat "
+      "group of the same N threads.  *2-level call*: median wall-clock time "
+      "per call (`ns_per_round`); *root committed*: median fraction of the "
+      "calls in which the root committed too (counter `root_committed`); "
+      "*ratio*: 2-level call / flat round.")
+    w("")
+    w("| strategy | protocol | threads | 2-level call | root committed | "
+      "flat group round | ratio |")
+    w("|---|---|---:|---:|---:|---:|---:|")
+    for slabel, s in STRATEGIES:
+        for plabel, prefix in PROTOCOLS:
+            dfam = "%sdomain_round/%s" % (prefix, s)
+            ffam = "%sround/%s" % (prefix, s)
+            for t in DOMAIN_THREADS:
+                if (dfam, t) not in med:
+                    continue
+                r = ratio(get(med, dfam, t), get(med, ffam, t))
+                w("| %s | %s | %d | %s | %s | %s | %s |" % (
+                    slabel, plabel, t, cell(med, (dfam, t)),
+                    "%.0f%%" % (100 * root[(dfam, t)][0])
+                    if (dfam, t) in root else "n/a",
+                    cell(med, (ffam, t)),
+                    "%.2fx" % r if r is not None else "n/a"))
+    w("")
+    w("`*` as above: a spinning case with more threads than CPUs, a fixed "
+      "number of iterations; its figures measure the scheduler.")
+    w("")
 
 
 def main():
@@ -363,6 +407,9 @@ def main():
             w("| 4 members, capacity %d | spin-then-futex | %s | %s |"
               % (cap, plabel, " | ".join(cells)))
     w("")
+
+    # --- coupled domains
+    domain_table(w, gb, gbs, med)
 
     # --- counts
     w("## Counts that do not depend on noise")

@@ -310,6 +310,24 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id);
 static inline int coupled_leave(struct coupled_group *g, uint32_t id);
 
 /**
+ * coupled_group_kick() - make every waiting member poll its abort sources
+ * @g: the group
+ *
+ * Wakes every member on the roster through the adapter, so that a member
+ * resting in a call of @g polls its abort sources (should_abort, the
+ * deadline, pending work) again at once.  For a caller that changed what
+ * some member's should_abort reads: store that first, then kick.  A kick
+ * changes nothing shared of the protocol; a member that is not waiting
+ * ignores it.  Costs one adapter wake-up per member.
+ *
+ * Context: any context that may call the adapter's wake-up, also from inside
+ * an action; concurrent with calls and membership changes (a member that a
+ * concurrent change adds may be missed; a change wakes its members itself).
+ * Return: 0, or COUPLED_EINVAL for a null @g.
+ */
+static inline int coupled_group_kick(struct coupled_group *g);
+
+/**
  * coupled_group_members() - current member count
  * @g: the group
  *

@@ -18,6 +18,14 @@
 #define COUPLED_ABORT_TIMEOUT 4    /* the phase-1 deadline passed */
 #define COUPLED_ABORT_REASONS 5    /* array size for per-reason counters */
 
+/*
+ * Why a level of a coupled domain did not commit, besides the codes above
+ * (coupled/domain.h; never returned by a group call).
+ */
+#define COUPLED_DOMAIN_REFUSED 8    /* the core's request did not allow it */
+#define COUPLED_DOMAIN_CANNOT 9     /* a core under it was not heading for it */
+#define COUPLED_DOMAIN_NOT_TRIED 10 /* a level below it did not commit */
+
 #define COUPLED_EPERM \
 	(-1)                 /* not allowed here: a membership change
 				   * from inside a call of the same group */
@@ -39,6 +47,9 @@ static inline const char *coupled_strerror(int code)
 	case COUPLED_ABORT_MEMBERSHIP: return "abort: membership change";
 	case COUPLED_ABORT_CALLER: return "abort: caller";
 	case COUPLED_ABORT_TIMEOUT: return "abort: timeout";
+	case COUPLED_DOMAIN_REFUSED: return "level refused by the request";
+	case COUPLED_DOMAIN_CANNOT: return "level cannot commit now";
+	case COUPLED_DOMAIN_NOT_TRIED: return "level not tried";
 	case COUPLED_EPERM: return "not permitted";
 	case COUPLED_ENOENT: return "not a member";
 	case COUPLED_EBUSY: return "already inside";

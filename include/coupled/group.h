@@ -163,6 +163,33 @@ coupled_participant_adapter(struct coupled_group *g, uint32_t id)
 	return &g->slots[id].adapter;
 }
 
+static inline int coupled_group_kick(struct coupled_group *g)
+{
+	uint32_t n, k;
+
+	if (!g)
+		return COUPLED_EINVAL;
+	/*
+	 * relaxed: any value will do.  The roster's entries are ids below
+	 * the capacity whatever a concurrent change does to them, so a stale
+	 * count or entry wakes a wrong id at worst, which is harmless; a
+	 * member that a change adds meanwhile is woken by nobody here, but
+	 * it cannot be resting in a call the caller wants to reach (it was
+	 * not a member when the caller changed its abort source).
+	 */
+	n = coupled_load(&g->members, COUPLED_RELAXED);
+	if (n > g->capacity)
+		n = g->capacity;
+	for (k = 0; k < n; k++) {
+		uint32_t id = coupled__roster_id(g, k);
+
+		if (id < g->capacity)
+			coupled_adapter_wake(&g->adapter, &g->slots[id].adapter,
+					     id);
+	}
+	return 0;
+}
+
 static inline uint32_t coupled_group_members(struct coupled_group *g)
 {
 	if (!g)

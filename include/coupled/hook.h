@@ -37,8 +37,12 @@ enum coupled_hook_point {
 	COUPLED_HOOK_COMPLETE,     /* direct: the completer, before it reduces
 				    * and publishes the round */
 	COUPLED_HOOK_WITHDRAW,     /* direct: before trying to withdraw */
-	COUPLED_HOOK_ARRIVED       /* direct: counted, before reading the
+	COUPLED_HOOK_ARRIVED,      /* direct: counted, before reading the
 				    * membership */
+	COUPLED_HOOK_DOMAIN_TRY,   /* domain: before trying a level above the
+				    * leaf (group and id of that level) */
+	COUPLED_HOOK_DOMAIN_GIVE_UP /* domain: a level was not committed,
+				     * before giving it up (the same) */
 };
 
 #ifndef COUPLED_HOOK

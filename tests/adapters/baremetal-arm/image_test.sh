@@ -4,7 +4,8 @@
 # tests/adapters/baremetal-arm/image_test.sh - one ctest case: build a QEMU virt image, run it.
 #
 #   image_test.sh --out DIR/NAME.elf --arch armv7|aarch64 [--lse] [--mmu]
-#                 --cpu CPU --smp N --accel single|multi --expect REGEX
+#                 --cpu CPU --smp N [--smp-topology SPEC]
+#                 --accel single|multi --expect REGEX
 #                 [--timeout SECS] [--expect-status N] [--json]
 #                 -- BUILD_ARGS...
 #
@@ -17,7 +18,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out="" arch="" cpu="" smp="" accel="" expect="" timeout=300 json=0 status=0
+out="" arch="" cpu="" smp="" topo=() accel="" expect="" timeout=300 json=0 status=0
 build_flags=()
 while (($#)); do
 	case $1 in
@@ -26,6 +27,7 @@ while (($#)); do
 	--lse | --mmu) build_flags+=("$1"); shift ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--smp-topology) topo=(--smp-topology "$2"); shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
 	--expect) expect=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -41,7 +43,7 @@ done
 }
 
 bash "$here/build_image.sh" --arch "$arch" "${build_flags[@]}" --out "$out" "$@"
-bash "$here/run_qemu.sh" --arch "$arch" --cpu "$cpu" --smp "$smp" \
+bash "$here/run_qemu.sh" --arch "$arch" --cpu "$cpu" --smp "$smp" "${topo[@]}" \
 	--accel "$accel" --timeout "$timeout" --expect "$expect" \
 	--expect-status "$status" \
 	--log "${out%.elf}.log" "$out"

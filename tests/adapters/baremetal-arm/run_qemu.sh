@@ -3,7 +3,8 @@
 #
 # tests/adapters/baremetal-arm/run_qemu.sh - run a bare-metal image on QEMU "virt" and judge it.
 #
-#   run_qemu.sh --arch armv7|aarch64 [--cpu NAME] [--smp N] [--accel single|multi]
+#   run_qemu.sh --arch armv7|aarch64 [--cpu NAME] [--smp N]
+#               [--smp-topology SPEC] [--accel single|multi]
 #               [--timeout SECS] [--expect REGEX] [--expect-status N]
 #               [--log FILE] [--qemu-arg ARG ...] IMAGE.elf
 #
@@ -17,6 +18,8 @@
 # matches --expect (an extended regex, grep -E).  Otherwise prints the
 # reason (timeout / exit status / no matching line) and the tail of the log
 # and exits 1; usage errors and a missing QEMU exit 2.
+# --smp-topology appends SPEC to -smp N (e.g. clusters=2,cores=2: QEMU's
+# device tree then has a cpu-map of two clusters).
 # --expect-status lets a negative test require a failure, e.g. 2 for the
 # BSP's fatal-exception exit.  Environment: QEMU_ARM, QEMU_AARCH64 override
 # the QEMU binaries.
@@ -26,20 +29,21 @@ set -uo pipefail
 me="run_qemu.sh"
 die() { echo "$me: $*" >&2; exit 2; }
 
-arch="" cpu="" smp=4 accel=single tmo=120 expect="PASS" want_status=0 log=""
+arch="" cpu="" smp=4 topo="" accel=single tmo=120 expect="PASS" want_status=0 log=""
 qargs=() image=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arch=${2:-}; shift 2 ;;
 	--cpu) cpu=${2:-}; shift 2 ;;
 	--smp) smp=${2:-}; shift 2 ;;
+	--smp-topology) topo=${2:-}; shift 2 ;;
 	--accel) accel=${2:-}; shift 2 ;;
 	--timeout) tmo=${2:-}; shift 2 ;;
 	--expect) expect=${2:-}; shift 2 ;;
 	--expect-status) want_status=${2:-}; shift 2 ;;
 	--log) log=${2:-}; shift 2 ;;
 	--qemu-arg) qargs+=("${2:-}"); shift 2 ;;
-	-h|--help) sed -n '4,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h|--help) sed -n '4,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) [ -z "$image" ] || die "more than one image given"; image=$1; shift ;;
 	esac
@@ -53,6 +57,7 @@ aarch64) qemu=${QEMU_AARCH64:-qemu-system-aarch64}; cpu=${cpu:-cortex-a53} ;;
 esac
 case "$accel" in single|multi) ;; *) die "--accel must be single or multi" ;; esac
 case "$smp" in [1-9]|[1-9][0-9]) ;; *) die "--smp must be a number" ;; esac
+case "$topo" in *[!a-z0-9=,]*) die "--smp-topology: only a=n,b=m" ;; esac
 case "$tmo" in ''|*[!0-9.]*) die "--timeout must be a number of seconds" ;; esac
 case "$want_status" in ''|*[!0-9]*) die "--expect-status must be a number" ;; esac
 [ -n "$image" ] || die "no image given"
@@ -64,7 +69,7 @@ command -v timeout >/dev/null 2>&1 || die "FAIL: 'timeout' (coreutils) not found
 [ -n "$log" ] || log="${image%.elf}-$cpu-smp$smp-$accel.log"
 mkdir -p "$(dirname "$log")"
 
-cmd=("$qemu" -M virt -cpu "$cpu" -smp "$smp" -m 128M -nographic
+cmd=("$qemu" -M virt -cpu "$cpu" -smp "$smp${topo:+,$topo}" -m 128M -nographic
 	-semihosting-config enable=on,target=native
 	-accel "tcg,thread=$accel" -kernel "$image" "${qargs[@]}")
 echo "$me: $(printf '%q ' "${cmd[@]}")(timeout ${tmo}s, log $log)"

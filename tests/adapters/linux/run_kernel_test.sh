@@ -4,8 +4,8 @@
 # run_kernel_test.sh - build the Linux adapter's test modules against Debian's
 # linux-headers-amd64, boot Debian's linux-image-amd64 of the same version
 # under QEMU (software emulation, no KVM) with a busybox initramfs, run the
-# torture module (with CPU hotplug churn) and the cpuidle driver test, and
-# decide pass/fail from the serial console.
+# torture module (with CPU hotplug churn), the cpuidle driver test and the
+# coupled-domain test, and decide pass/fail from the serial console.
 #
 # Usage: run_kernel_test.sh [options]
 #   --build DIR       build directory (default: a temporary directory)
@@ -13,6 +13,8 @@
 #   --tcg MODE        single | multi: QEMU TCG threading (default single)
 #   --torture ARGS    coupled_torture parameters (default "rounds=100000")
 #   --idle ARGS       coupled_idle_test parameters (default "")
+#   --domain ARGS     coupled_domain_test parameters (default "rounds=2000");
+#                     "off": do not load it
 #   --min-rounds N    fail unless the torture committed at least N rounds
 #                     (default: the rounds= parameter, else 100000)
 #   --min-full N      fail unless at least N of them had every CPU in them
@@ -25,8 +27,8 @@
 #
 # Fails on: a missing package, a build warning (W=1), a missing verdict line,
 # a FAIL verdict, fewer torture rounds than asked, another protocol than
-# --protocol, or any kernel WARNING, BUG, oops, panic, lockup or RCU stall
-# in the log.
+# --protocol (torture and domain test), or any kernel WARNING, BUG, oops,
+# panic, lockup or RCU stall in the log.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +39,7 @@ smp=4
 tcg=single
 torture_args="rounds=100000"
 idle_args=""
+domain_args="rounds=2000"
 min_rounds=""
 min_full=0
 timeout_s=240
@@ -50,12 +53,13 @@ while [ $# -gt 0 ]; do
 	--tcg) tcg=$2; shift 2 ;;
 	--torture) torture_args=$2; shift 2 ;;
 	--idle) idle_args=$2; shift 2 ;;
+	--domain) domain_args=$2; shift 2 ;;
 	--min-rounds) min_rounds=$2; shift 2 ;;
 	--min-full) min_full=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--protocol) protocol=$2; shift 2 ;;
 	--expect-fail) expect_fail=1; shift ;;
-	-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,31p' "$0"; exit 0 ;;
 	*) echo "run_kernel_test: unknown argument: $1" >&2; exit 2 ;;
 	esac
 done
@@ -117,7 +121,13 @@ rd="$build/initramfs"
 rm -rf "$rd"
 mkdir -p "$rd/bin" "$rd/proc" "$rd/sys" "$rd/dev"
 cp /bin/busybox "$rd/bin/busybox"
-cp "$mod/coupled_torture.ko" "$mod/coupled_idle_test.ko" "$rd/"
+cp "$mod/coupled_torture.ko" "$mod/coupled_idle_test.ko" \
+	"$mod/coupled_domain_test.ko" "$rd/"
+domain_cmds=""
+if [ "$domain_args" != off ]; then
+	domain_cmds="insmod /coupled_domain_test.ko $domain_args || echo \"COUPLED: insmod coupled_domain_test failed\"
+rmmod coupled_domain_test"
+fi
 cat >"$rd/init" <<EOF
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -129,6 +139,7 @@ insmod /coupled_torture.ko $torture_args || echo "COUPLED: insmod coupled_tortur
 rmmod coupled_torture
 insmod /coupled_idle_test.ko $idle_args || echo "COUPLED: insmod coupled_idle_test failed"
 rmmod coupled_idle_test
+$domain_cmds
 echo "COUPLED: dmesg begin"
 dmesg
 echo "COUPLED: dmesg end"
@@ -160,7 +171,15 @@ tv=$(grep -a "coupled_torture: verdict" "$log" | tail -n1 | tr -d '\r' || true)
 iv=$(grep -a "coupled_idle_test: verdict" "$log" | tail -n1 | tr -d '\r' || true)
 [ -n "$tv" ] || report "no coupled_torture verdict"
 [ -n "$iv" ] || report "no coupled_idle_test verdict"
-for v in "$tv" "$iv"; do
+dv=""
+if [ "$domain_args" != off ]; then
+	dv=$(grep -a "coupled_domain_test: verdict" "$log" | tail -n1 | tr -d '\r' || true)
+	[ -n "$dv" ] || report "no coupled_domain_test verdict"
+	# Its per-level counts (entries = rounds x CPUs under a node).
+	grep -a "coupled_domain_test: level " "$log" | tr -d '\r' |
+		sed 's/^.*\] /run_kernel_test: /' || true
+fi
+for v in "$tv" "$iv" "$dv"; do
 	[ -z "$v" ] && continue
 	echo "run_kernel_test: ${v#*] }"
 	case "$v" in *"verdict PASS"*) ;; *) report "failed verdict" ;; esac
@@ -176,6 +195,12 @@ if [ -n "$tv" ]; then
 	case "$tv" in
 	*" protocol=$protocol "*) ;;
 	*) report "the torture did not run the $protocol protocol" ;;
+	esac
+fi
+if [ -n "$dv" ]; then
+	case "$dv" in
+	*" protocol=$protocol "*) ;;
+	*) report "the domain test did not run the $protocol protocol" ;;
 	esac
 fi
 if grep -a -n -E "WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|self-detected stall|detected stalls" "$log"; then

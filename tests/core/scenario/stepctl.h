@@ -40,17 +40,18 @@ static void stepctl_hook(struct coupled_group *g, uint32_t self, int point);
 
 #define STEPCTL_MAX 8   /* participants; index MAX = changer */
 #define STEPCTL_CALLS 8 /* calls per participant */
-#define STEPCTL_POINTS 17
+#define STEPCTL_POINTS 19
 #ifndef STEPCTL_LIMIT_S
 #define STEPCTL_LIMIT_S 30 /* bound of every controller wait */
 #endif
 #define STEPCTL_CHANGER STEPCTL_MAX
 
 static const char *const stepctl_point_names[STEPCTL_POINTS] = {
-	"ARRIVE",     "LAST_ARRIVER", "PHASE1_SLEEP", "READY",
-	"READY_SPIN", "BACK_OUT",     "DECIDED",      "DONE",
-	"EXITED",     "MEMBERSHIP",   "LEAVE_DRAIN",  "GATE_WAIT",
-	"EXIT_WAIT",  "COMPLETE",     "WITHDRAW",     "ARRIVED",
+	"ARRIVE",     "LAST_ARRIVER",   "PHASE1_SLEEP", "READY",
+	"READY_SPIN", "BACK_OUT",       "DECIDED",      "DONE",
+	"EXITED",     "MEMBERSHIP",     "LEAVE_DRAIN",  "GATE_WAIT",
+	"EXIT_WAIT",  "COMPLETE",       "WITHDRAW",     "ARRIVED",
+	"DOMAIN_TRY", "DOMAIN_GIVE_UP",
 };
 
 struct stepctl {

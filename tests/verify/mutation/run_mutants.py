@@ -44,6 +44,12 @@ check/variant (unit/direct, relacy/settled, ...):
   relacy     tests/verify/relacy/relacy_coupled.cpp, every scenario, quick mode
              (relaxed-memory model checking; skipped with a reason if Relacy
              is not installed, and then no mutant can be reported killed by it)
+  domain     tests/verify/relacy/relacy_domain.cpp, every scenario on both
+             trees, quick mode (the domains under Relacy; skipped as relacy)
+  domain_c   the domain C tests with the pthread adapter: the stress
+             (tests/core/domain/test_domain_stress.c) on a 2-level tree, a
+             3-level one and a 3-level one with churn, and every scenario
+             of test_domain_scenario.c with futex and condvar
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
   adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
              relacy_arm.cpp or relacy_linux.cpp, every check), with the
@@ -53,7 +59,10 @@ A test program's exit status 77 is a skip (as for ctest), never a pass.
 A mutant runs the checks of the variants that compile the mutated code:
 direct.h only the direct builds, settled.h and word.h only the settled
 ones, the common files (protocol.h, membership.h, group.h, action.h, ...)
-and the pthread adapter both, direct first.  Core logic mutants run, per
+and the pthread adapter both, direct first.  Mutants of domain.h run
+domain then domain_c of each variant (no other check compiles domain.h);
+those of group.h (coupled_group_kick()) also run domain after the others.
+Core logic mutants run, per
 variant, unit, stress, scenarios, focused, relacy; core memory-order
 mutants relacy of each variant first, then unit, stress, scenarios, focused
 (x86 runs hide most weakened orders); adapter mutants adapter, then (pthread adapter only)
@@ -96,6 +105,8 @@ MEMBERSHIP_H = "include/coupled/membership.h"
 WORD_H = "include/coupled/word.h"
 SETTLED_H = "include/coupled/settled.h"
 DIRECT_H = "include/coupled/direct.h"
+DOMAIN_H = "include/coupled/domain.h"
+GROUP_H = "include/coupled/group.h"
 
 # The protocol variants (coupled/protocol.h), as the compile definition that
 # forces each.  Every check of the core is built once per variant it runs.
@@ -356,6 +367,69 @@ LOGIC_MUTANTS = [
      "\t\tstruct coupled_slot *s = &g->slots[coupled__roster_id(g, k)];",
      "\tfor (k = 0; k + 1u < members; k++) {\n"
      "\t\tstruct coupled_slot *s = &g->slots[coupled__roster_id(g, k)];"),
+    # --- the domains (domain.h; coupled_group_kick() in group.h) ---
+    ("domain_no_abandoned_store",
+     "a core that does not commit the level above does not mark its round"
+     " abandoned (the other cores of the round may wait for it there)",
+     DOMAIN_H,
+     "\t\tcoupled_store(&c->node[f->level]->abandoned, r->generation,\n"
+     "\t\t\t      COUPLED_RELAXED);",
+     "\t\t(void)0;"),
+    ("domain_no_abandoned_check",
+     "should_abort does not look at the abandoned mark of the round below",
+     DOMAIN_H,
+     "\tif (coupled_load(&c->node[f->level - 1]->abandoned, COUPLED_RELAXED)"
+     " ==",
+     "\tif (0 && coupled_load(&c->node[f->level - 1]->abandoned,"
+     " COUPLED_RELAXED) =="),
+    ("domain_give_up_no_kick",
+     "a give-up does not kick the level's waiters (they rest on)",
+     DOMAIN_H,
+     "\t\t\t(void)coupled_group_kick(d->group);",
+     "\t\t\t(void)0;"),
+    ("domain_no_candidates_check",
+     "should_abort does not compare the candidates with the members (a"
+     " core waits at a level somebody under it gave up)",
+     DOMAIN_H,
+     "\t    candidates < coupled_group_members(d->group)) {",
+     "\t    0 && candidates < coupled_group_members(d->group)) {"),
+    ("domain_candidates_not_incremented",
+     "a call does not count as a candidate of the levels above its leaf"
+     " (no level above the leaf can ever commit)",
+     DOMAIN_H,
+     "\t\tcoupled_fetch_add(&c.node[k]->candidates, 1u, COUPLED_RELAXED);",
+     "\t\t(void)0;"),
+    ("domain_no_final_give_up",
+     "a call ends without giving up the candidacies it still holds (a"
+     " stale candidate makes a later call wait for a core not there)",
+     DOMAIN_H,
+     "\tcoupled__domain_give_up(&c, 1, false);\n\treturn ret;",
+     "\t(void)0;\n\treturn ret;"),
+    ("domain_abandon_not_published",
+     "a core that marks its round abandoned at a level it is no candidate"
+     " of makes no RMW of that level's candidates (nothing carries the"
+     " mark, and nobody resting there is kicked)",
+     DOMAIN_H,
+     "\t\tif (!drop && !(publish && k == from))\n",
+     "\t\tif (!drop && !(0 && publish && k == from))\n"),
+    ("domain_waiting_not_incremented",
+     "a core trying a level does not count as waiting there (a give-up"
+     " sees nobody to kick)",
+     DOMAIN_H,
+     "\tcoupled_fetch_add(&d->waiting, 1u, COUPLED_SEQ_CST);",
+     "\t(void)0;"),
+    ("domain_outcome_not_translated",
+     "a level given up for a domain reason reports COUPLED_ABORT_CALLER"
+     " (the fired source is not translated)",
+     DOMAIN_H,
+     "\tif (ret == COUPLED_ABORT_CALLER && c->fired)",
+     "\tif (0 && ret == COUPLED_ABORT_CALLER && c->fired)"),
+    ("group_kick_wakes_nobody",
+     "coupled_group_kick() walks the roster but wakes nobody",
+     GROUP_H,
+     "\t\t\tcoupled_adapter_wake(&g->adapter, &g->slots[id].adapter,\n"
+     "\t\t\t\t\t     id);",
+     "\t\t\t(void)0;"),
     # --- the adapters ---
     ("pthread_futex_no_dekker",
      "pthread futex wait: no sleeping flag, so the waker never calls"
@@ -421,6 +495,8 @@ LOGIC_MUTANTS = [
 
 ORDER_RE = re.compile(r"COUPLED_(RELEASE|ACQUIRE|ACQ_REL|SEQ_CST)\b")
 FUNC_RE = re.compile(r"^static (?:inline|__always_inline) .*?\b(\w+)\(")
+# A definition whose name starts the line after "static inline <type>".
+FUNC_NAME_RE = re.compile(r"^(\w+)\(")
 # An atomic call and its first argument (the object it operates on).
 OP_RE = re.compile(
     r"coupled_(load|store|fetch_add|fetch_sub|exchange|cas)\(\s*([^,]+),")
@@ -454,6 +530,11 @@ def code_lines(rel):
         m = FUNC_RE.match(line)
         if m:
             func = m.group(1)
+        elif i and lines[i - 1].startswith("static ") and \
+                "(" not in lines[i - 1]:
+            m = FUNC_NAME_RE.match(line)
+            if m:
+                func = m.group(1)
         code = line
         if in_comment:
             if "*/" not in code:
@@ -670,6 +751,26 @@ ADAPTER_RELACY = {
 ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
 # One of each program, for mutants of the core.
 ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, LINUX_H]
+# The domains' Relacy program, and their C tests (each run if present).
+DOMAIN_RELACY = "tests/verify/relacy/relacy_domain.cpp"
+# Each C test with the runs the check makes of it (a smaller share of the
+# ctest rows: 2- and 3-level trees, the churn, every scenario per strategy).
+DOMAIN_C_TESTS = {
+    "tests/core/domain/test_domain_stress.c": [
+        ["--clusters", "2,2", "--leaf", "0", "--strategy", "futex",
+         "--calls", "20000", "--seed", "1"],
+        ["--clusters", "2,3,4,2", "--leaf", "2", "--strategy", "futex",
+         "--calls", "3000", "--seed", "4"],
+        ["--clusters", "4,4", "--leaf", "2", "--strategy", "futex",
+         "--calls", "5000", "--churn", "--seed", "5"],
+    ],
+    "tests/core/domain/test_domain_scenario.c": [
+        [name, strategy]
+        for name in ("cannot_while_other_aborts", "system_after_cluster",
+                     "root_deadline", "abandon_and_retry",
+                     "refuse_with_deadline")
+        for strategy in ("futex", "condvar")],
+}
 
 
 # The stress check: threaded rounds with aborts, work and membership
@@ -725,7 +826,7 @@ class Checks:
         for v in self.variants:
             names += ["%s/%s" % (c, v)
                       for c in ("unit", "stress", "scenarios", "focused",
-                                "relacy", "deadline")]
+                                "relacy", "deadline", "domain", "domain_c")]
         return names
 
     def build_c(self, copy, out, src, variant, extra=()):
@@ -755,6 +856,35 @@ class Checks:
             return "fail", "build: " + why
         ok, why = run([exe, "all"], 900)
         return verdict(ok, why)
+
+    def domain_c(self, copy, work, variant):
+        """The domain C tests present in the tree; (status, detail)."""
+        ran = 0
+        for src in DOMAIN_C_TESTS:
+            if not os.path.exists(os.path.join(ROOT, src)):
+                print("mutation: domain_c/%s: %s is not in the tree, not run"
+                      % (variant, src), flush=True)
+                continue
+            exe = os.path.join(work, "%s-%s" % (
+                os.path.basename(src)[:-2], variant))
+            ok, why = self.build_c(copy, exe, src, variant,
+                                   ["-I", os.path.join(ROOT,
+                                                       "tests/core/domain"),
+                                    "-DSTEPCTL_LIMIT_S=5"])
+            if not ok:
+                return "fail", "build: " + why
+            for args in DOMAIN_C_TESTS[src]:
+                ok, why = run([exe] + args, 120)
+                if ok is None:
+                    continue
+                if not ok:
+                    return "fail", "%s %s: %s" % (
+                        os.path.basename(src), " ".join(args), why)
+                ran += 1
+        if not ran:
+            return "skip", "no domain C test (%s) ran" % ", ".join(
+                os.path.basename(s) for s in DOMAIN_C_TESTS)
+        return "pass", ""
 
     def check(self, name, copy, work, mutant):
         """Return (status, detail): status is pass, fail or skip."""
@@ -810,8 +940,23 @@ class Checks:
                 return "fail", "build: " + why
             ok, why = run([exe, "--calls", "24", "--bound-ms", "50"], 300)
             return verdict(ok, why)
-        if base in ("relacy", "adapter") and not self.relacy:
+        if base == "domain_c":
+            return self.domain_c(copy, work, variant)
+        if base in ("relacy", "adapter", "domain") and not self.relacy:
             return "skip", self.relacy_why
+        if base == "domain":
+            exe = os.path.join(work, "relacy-domain-" + tag)
+            cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+                   variant_define(variant),
+                   "-I", os.path.join(copy, "include"),
+                   "-I", os.path.join(ROOT, "tests/verify/relacy"),
+                   os.path.join(ROOT, DOMAIN_RELACY), "-o", exe]
+            ok, why = run(cmd, 600)
+            if not ok:
+                return "fail", "build: " + why
+            env = dict(os.environ, COUPLED_RELACY_QUICK="1")
+            ok, why = run([exe, "all"], 600, env)
+            return verdict(ok, why)
         if base == "relacy":
             exe = os.path.join(work, "relacy-" + tag)
             cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
@@ -862,13 +1007,18 @@ def check_order(mutant, variants):
                                         "deadline")]
     if rel in ADAPTER_RELACY:
         return ["adapter"]
+    if rel == DOMAIN_H:
+        # Only the domain checks compile it.
+        return ["%s/%s" % (c, v) for v in vs for c in ("domain", "domain_c")]
+    # group.h holds coupled_group_kick(), which only the domains call.
+    domain = ["domain/%s" % v for v in vs] if rel == GROUP_H else []
     if mutant["kind"] == "logic":
         return ["%s/%s" % (c, v) for v in vs
                 for c in ("unit", "stress", "scenarios", "focused",
-                          "relacy")]
+                          "relacy")] + domain
     return (["relacy/%s" % v for v in vs] +
             ["%s/%s" % (c, v) for v in vs
-             for c in ("unit", "stress", "scenarios", "focused")])
+             for c in ("unit", "stress", "scenarios", "focused")] + domain)
 
 
 def evaluate(checks, mutant, order, all_checks, keep):

@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * relacy_domain.cpp - the real include/coupled/domain.h (and
+ * coupled_group_kick()) under the Relacy race detector: one two-level tree,
+ * a root over two leaves, every core a Relacy thread.
+ *
+ * Build (one line, no CMake), once per protocol variant:
+ *
+ *   c++ -std=c++17 -O1 -DCOUPLED_PROTOCOL_DIRECT=1 -I<include> -Itests/verify/relacy tests/verify/relacy/relacy_domain.cpp -o relacy_domain_direct
+ *   c++ -std=c++17 -O1 -DCOUPLED_PROTOCOL_SETTLED=1 -I<include> -Itests/verify/relacy tests/verify/relacy/relacy_domain.cpp -o relacy_domain_settled
+ *
+ * Usage:
+ *   relacy_domain list                        the scenario names
+ *   relacy_domain <scenario> 1+1|2+1 [iters]  one scenario on one tree
+ *   relacy_domain all                         every scenario on both trees
+ * Trees:
+ *   1+1  root over two leaves of one core each: 2 threads, Relacy's
+ *        context-bound scheduler (bound 2, every schedule with at most 2
+ *        preemptions and every value each load may read; bound 1 for the
+ *        settled give_up, whose bound 2 did not end in 5 minutes), except
+ *        aborts: random (even bound 1 did not end in 200 s);
+ *   2+1  root over a leaf of two cores and a leaf of one: 3 threads, the
+ *        random scheduler (50000 iterations).
+ * Environment: COUPLED_RELACY_QUICK=1 (mutation testing: bound 1, 10000
+ * iterations), COUPLED_RELACY_BOUND=K, COUPLED_RELACY_ITERS=N, as for
+ * relacy_coupled.cpp.
+ * Exit code: 0 when every property held in every explored execution and the
+ * scenario reached its paths, 1 on a violation (Relacy's history printed),
+ * 2 on a usage error.
+ *
+ * Every group waits with the adapter's token mode: a waiter rests until it
+ * is woken, so a give-up that kicks nobody who should see it is a Relacy
+ * livelock (a core waiting forever at a level that cannot commit).  Each
+ * core makes calls until its leaf committed ROUNDS times; should_abort of
+ * each level is the test's, its decisions drawn with rl::rand() (explored
+ * like the schedule).
+ *
+ * Properties checked in every execution (RL_ASSERT, and Relacy's deadlock,
+ * livelock and data-race detection):
+ *   - termination: every thread ends (a level that cannot commit keeps
+ *     nobody waiting once a core under it gave it up);
+ *   - per level, all or none: a round of generation g of a level was
+ *     committed by exactly the cores under that level, one call each, all
+ *     with the same parameter (the min of their requests for that level),
+ *     generation and member count;
+ *   - cores of one committed leaf round learn the same outcome for the root
+ *     (committed or not, and the same root generation);
+ *   - the action ran once iff the call returned COUPLED_COMMITTED, with
+ *     depth == the committed levels, a non-committed root's outcome one of
+ *     CANNOT, REFUSED (exactly when the request refused it) or
+ *     ABORT_CALLER (only if this core's root should_abort said so);
+ *   - plain data written in the root's action before coupled_barrier() on
+ *     the root round is read by every other core after it;
+ *   - the counters are back to 0 at the end (candidates, waiting).
+ */
+#include <relacy/relacy.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+
+#define COUPLED_ATOMIC_RELACY 1
+#define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
+
+#include <coupled/domain.h>
+
+namespace
+{
+
+enum scenario {
+	SC_ABORTS,  /* random aborts at both levels */
+	SC_GIVE_UP, /* core 1 always gives the root up; the others wait */
+	SC_REFUSE,  /* core 1 refuses the root in its first call */
+	SC_ABANDON, /* core 1 gives the root up at once, then calls again */
+	SC_COUNT
+};
+
+const char *const scenario_names[SC_COUNT] = { "aborts", "give_up", "refuse",
+					       "abandon" };
+const char *const scenario_what[SC_COUNT] = {
+	"each call's should_abort may fire at the leaf (once per core) and at "
+	"the root, at a drawn poll",
+	"core 1's root should_abort fires at a drawn poll of every call: the "
+	"others, waiting at the root, must give it up (no livelock), and the "
+	"root never commits",
+	"core 1 refuses the root (negative request) in its first call: "
+	"nobody waits for it there",
+	"core 1 gives the root up at its first poll in its first call and "
+	"calls again at once: with two cores in its leaf, the other core of "
+	"its leaf round must see the round abandoned although core 1 is a "
+	"candidate again (else it waits at the root for a core waiting in "
+	"the leaf)",
+};
+
+enum coverage {
+	COV_EXECS,
+	COV_ROOT_COMMIT,
+	COV_ROOT_CANNOT,
+	COV_ROOT_CALLER,
+	COV_ROOT_REFUSED,
+	COV_LEAF_ABORT,
+	COV_COUNT
+};
+const char *const coverage_names[COV_COUNT] = {
+	"executions",         "root commits",  "root CANNOT outcomes",
+	"root caller aborts", "root refusals", "leaf caller aborts",
+};
+
+int g_scenario;
+unsigned long g_cov[COV_COUNT];
+
+enum { MAXN = 3, ROUNDS = 2, MAXCALLS = 4, LEVELS = 2 };
+const unsigned NEVER = ~0u;
+
+int32_t request_of(unsigned t, unsigned call, unsigned level)
+{
+	return (int32_t)((t * 5u + call * 3u + level * 2u + 1u) % 7u + 1u);
+}
+
+struct abort_ctx {
+	unsigned polls; /* polls so far in this call */
+	unsigned at;    /* the poll that fires, NEVER for none */
+	bool fired;
+};
+
+bool should_abort_fn(void *arg, uint32_t self)
+{
+	abort_ctx *a = static_cast<abort_ctx *>(arg);
+	(void)self;
+	if (a->at != NEVER && a->polls++ >= a->at) {
+		a->fired = true;
+		return true;
+	}
+	return false;
+}
+
+struct call_rec {
+	int ret;
+	unsigned ran;
+	int32_t req[LEVELS];
+	bool root_fired; /* this core's root should_abort said yes */
+	struct coupled_domain_round r;
+};
+
+template <unsigned A, unsigned B> struct domain_test;
+
+template <unsigned A, unsigned B> struct action_ctx {
+	domain_test<A, B> *t;
+	unsigned thread;
+};
+
+void action_fn(const struct coupled_domain_round *r, void *ctx);
+
+template <unsigned A, unsigned B>
+struct domain_test final : rl::test_suite<domain_test<A, B>, A + B> {
+	static const unsigned N = A + B;
+
+	struct coupled_group groot, gleaf[2];
+	struct coupled_slot sroot[N], sleaf0[A], sleaf1[B];
+	struct coupled_domain root, leaf[2];
+
+	/* Plain data of the root's action, ordered by its barrier. */
+	rl::var<uint32_t> data[N];
+
+	/* Owner-only records, read by after() once every thread ended. */
+	call_rec calls[N][MAXCALLS];
+	unsigned ncalls[N];
+	abort_ctx aborts[N][LEVELS];
+	unsigned leaf_budget[N];
+	int sc;
+
+	void before()
+	{
+		sc = g_scenario;
+		RL_ASSERT(coupled_group_init(&groot, sroot, N, N, NULL) == 0);
+		RL_ASSERT(coupled_group_init(&gleaf[0], sleaf0, A, A, NULL) ==
+			  0);
+		RL_ASSERT(coupled_group_init(&gleaf[1], sleaf1, B, B, NULL) ==
+			  0);
+		coupled_relacy_set_mode(coupled_group_adapter(&groot),
+					COUPLED_RELACY_WAIT_TOKEN);
+		for (unsigned l = 0; l < 2; l++)
+			coupled_relacy_set_mode(
+				coupled_group_adapter(&gleaf[l]),
+				COUPLED_RELACY_WAIT_TOKEN);
+		RL_ASSERT(coupled_domain_init(&root, &groot, NULL) == 0);
+		RL_ASSERT(coupled_domain_init(&leaf[0], &gleaf[0], &root) == 0);
+		RL_ASSERT(coupled_domain_init(&leaf[1], &gleaf[1], &root) == 0);
+		for (unsigned i = 0; i < N; i++) {
+			data[i]($) = 0u;
+			ncalls[i] = 0;
+			leaf_budget[i] = 1;
+		}
+	}
+
+	/* Thread t: leaf 0's cores first, then leaf 1's. */
+	static unsigned leaf_of(unsigned t)
+	{
+		return t < A ? 0 : 1;
+	}
+	static unsigned core_of(unsigned t)
+	{
+		return t < A ? t : t - A;
+	}
+	static unsigned leaf_size(unsigned l)
+	{
+		return l ? B : A;
+	}
+
+	void thread(unsigned t)
+	{
+		unsigned commits = 0;
+		action_ctx<A, B> ctx = { this, t };
+
+		while (commits < ROUNDS) {
+			RL_ASSERT(ncalls[t] < MAXCALLS);
+			unsigned call = ncalls[t]++;
+			call_rec *rec = &calls[t][call];
+			int32_t req[LEVELS];
+			struct coupled_abort_opts opts[LEVELS];
+
+			for (unsigned k = 0; k < LEVELS; k++) {
+				req[k] = request_of(t, call, k);
+				aborts[t][k].polls = 0;
+				aborts[t][k].at = NEVER;
+				aborts[t][k].fired = false;
+				opts[k].deadline = 0;
+				opts[k].should_abort = should_abort_fn;
+				opts[k].abort_arg = &aborts[t][k];
+			}
+			if (sc == SC_ABORTS) {
+				/* At most one leaf abort per core: the other
+				 * cores of its leaf wait for its next call. */
+				if (leaf_budget[t] && rl::rand(2)) {
+					leaf_budget[t]--;
+					aborts[t][0].at = rl::rand(2);
+				}
+				if (rl::rand(2))
+					aborts[t][1].at = rl::rand(3);
+			}
+			if (sc == SC_GIVE_UP && t == 1)
+				aborts[t][1].at = rl::rand(3);
+			if (sc == SC_ABANDON && t == 1 && call == 0)
+				aborts[t][1].at = 0;
+			if (sc == SC_REFUSE && t == 1 && call == 0)
+				req[1] = -1;
+			for (unsigned k = 0; k < LEVELS; k++)
+				rec->req[k] = req[k];
+			rec->ran = 0;
+			rec->ret = coupled_domain_enter_opts(&leaf[leaf_of(t)],
+							     core_of(t), req,
+							     action_fn, &ctx,
+							     opts);
+			rec->root_fired = aborts[t][1].fired;
+			RL_ASSERT((rec->ret == COUPLED_COMMITTED) ==
+				  (rec->ran == 1));
+			RL_ASSERT(rec->ran <= 1);
+			if (rec->ret == COUPLED_COMMITTED) {
+				commits++;
+			} else {
+				/* Only the injected leaf abort. */
+				RL_ASSERT(rec->ret == COUPLED_ABORT_CALLER);
+				RL_ASSERT(aborts[t][0].fired);
+				g_cov[COV_LEAF_ABORT]++;
+			}
+		}
+	}
+
+	void on_action(unsigned t, const struct coupled_domain_round *r)
+	{
+		call_rec *rec = &calls[t][ncalls[t] - 1];
+
+		rec->ran++;
+		rec->r = *r;
+		RL_ASSERT(r->levels == LEVELS);
+		RL_ASSERT(r->core == core_of(t));
+		RL_ASSERT(r->depth >= 1 && r->depth <= LEVELS);
+		for (unsigned k = 0; k < LEVELS; k++)
+			RL_ASSERT(r->level[k].committed == (k < r->depth));
+		if (r->depth == LEVELS) {
+			/* Inside the root's round: its barrier orders data. */
+			uint32_t gen = r->level[1].generation;
+			data[t]($) = gen;
+			RL_ASSERT(coupled_barrier(r->level[1].round) == 0);
+			for (unsigned j = 0; j < N; j++)
+				RL_ASSERT(data[j]($) == gen);
+			/* Nobody overwrites before everyone has read. */
+			RL_ASSERT(coupled_barrier(r->level[1].round) == 0);
+		}
+	}
+
+	void after()
+	{
+		g_cov[COV_EXECS]++;
+		RL_ASSERT(coupled_load(&root.candidates, COUPLED_RELAXED) ==
+			  0u);
+		RL_ASSERT(coupled_load(&root.waiting, COUPLED_RELAXED) == 0u);
+		for (unsigned t = 0; t < N; t++)
+			for (unsigned c = 0; c < ncalls[t]; c++)
+				check_call(t, c);
+	}
+
+	/* One committed call against every other call of the execution. */
+	void check_call(unsigned t, unsigned c)
+	{
+		const call_rec *rec = &calls[t][c];
+		if (rec->ret != COUPLED_COMMITTED)
+			return;
+		const struct coupled_domain_level *l0 = &rec->r.level[0];
+		const struct coupled_domain_level *l1 = &rec->r.level[1];
+		unsigned lf = leaf_of(t);
+
+		/* The leaf: every core of the leaf, once, same round. */
+		unsigned seen = 0;
+		int32_t min = INT32_MAX;
+		for (unsigned u = 0; u < N; u++) {
+			if (leaf_of(u) != lf)
+				continue;
+			unsigned here = 0;
+			for (unsigned d = 0; d < ncalls[u]; d++) {
+				const call_rec *o = &calls[u][d];
+				if (o->ret != COUPLED_COMMITTED ||
+				    o->r.level[0].generation != l0->generation)
+					continue;
+				here++;
+				if (o->req[0] < min)
+					min = o->req[0];
+				RL_ASSERT(o->r.level[0].param == l0->param);
+				RL_ASSERT(o->r.level[0].members == l0->members);
+				/* The same outcome for the root. */
+				RL_ASSERT(o->r.level[1].committed ==
+					  l1->committed);
+				if (l1->committed)
+					RL_ASSERT(o->r.level[1].generation ==
+						  l1->generation);
+			}
+			RL_ASSERT(here == 1);
+			seen++;
+		}
+		RL_ASSERT(seen == leaf_size(lf));
+		RL_ASSERT(l0->members == leaf_size(lf));
+		RL_ASSERT(l0->param == min);
+
+		if (!l1->committed) {
+			int o = l1->outcome;
+			RL_ASSERT(o == COUPLED_DOMAIN_CANNOT ||
+				  o == COUPLED_DOMAIN_REFUSED ||
+				  o == COUPLED_ABORT_CALLER);
+			RL_ASSERT((o == COUPLED_DOMAIN_REFUSED) ==
+				  (rec->req[1] < 0));
+			if (o == COUPLED_ABORT_CALLER)
+				RL_ASSERT(rec->root_fired);
+			g_cov[o == COUPLED_DOMAIN_CANNOT    ? COV_ROOT_CANNOT
+			      : o == COUPLED_DOMAIN_REFUSED ? COV_ROOT_REFUSED
+							    : COV_ROOT_CALLER]++;
+			return;
+		}
+		/* The root: every core, once, with its reduction. */
+		RL_ASSERT(l1->outcome == COUPLED_COMMITTED);
+		RL_ASSERT(rec->req[1] >= 0);
+		g_cov[COV_ROOT_COMMIT]++;
+		min = INT32_MAX;
+		for (unsigned u = 0; u < N; u++) {
+			unsigned here = 0;
+			for (unsigned d = 0; d < ncalls[u]; d++) {
+				const call_rec *o = &calls[u][d];
+				if (o->ret != COUPLED_COMMITTED ||
+				    !o->r.level[1].committed ||
+				    o->r.level[1].generation != l1->generation)
+					continue;
+				here++;
+				if (o->req[1] < min)
+					min = o->req[1];
+				RL_ASSERT(o->r.level[1].param == l1->param);
+			}
+			RL_ASSERT(here == 1);
+		}
+		RL_ASSERT(l1->members == N);
+		RL_ASSERT(l1->param == min);
+	}
+};
+
+template <unsigned A, unsigned B>
+void action_dispatch(const struct coupled_domain_round *r, void *ctx)
+{
+	action_ctx<A, B> *a = static_cast<action_ctx<A, B> *>(ctx);
+	a->t->on_action(a->thread, r);
+}
+
+/* Set by main(): the tree running now. */
+void (*g_action)(const struct coupled_domain_round *, void *);
+
+void action_fn(const struct coupled_domain_round *r, void *ctx)
+{
+	g_action(r, ctx);
+}
+
+struct run_config {
+	unsigned long iterations;
+	unsigned bound;
+};
+
+template <unsigned A, unsigned B> bool run_one(const run_config &cfg)
+{
+	rl::test_params p;
+	std::ostringstream sink;
+	p.output_stream = &std::cout;
+	p.progress_stream = &sink;
+	p.execution_depth_limit = 20000;
+	if (g_scenario == SC_ABORTS) {
+		/* Drawn aborts at two levels: even bound 1 did not end in
+		 * 200 s; the random scheduler explores them. */
+		p.search_type = rl::sched_random;
+		p.iteration_count = cfg.iterations;
+	} else if (A + B == 2 && cfg.bound == 0) {
+		p.search_type = rl::sched_full;
+	} else if (A + B == 2) {
+		p.search_type = rl::sched_bound;
+		p.context_bound = cfg.bound;
+		/* Settled, give_up: bound 2 did not end in 5 minutes. */
+		if (COUPLED_PROTOCOL_SETTLED && g_scenario == SC_GIVE_UP &&
+		    p.context_bound > 1)
+			p.context_bound = 1;
+	} else {
+		p.search_type = rl::sched_random;
+		p.iteration_count = cfg.iterations;
+	}
+	g_action = action_dispatch<A, B>;
+	bool ok = rl::simulate<domain_test<A, B>>(p);
+	std::cout << "  search: "
+		  << (p.search_type == rl::sched_full    ? "full"
+		      : p.search_type == rl::sched_bound ? "context bound"
+							 : "random");
+	if (p.search_type == rl::sched_bound)
+		std::cout << " " << p.context_bound;
+	std::cout << ", iterations " << p.stop_iteration << "\n";
+	return ok;
+}
+
+int run_scenario(int sc, unsigned tree, const run_config &cfg)
+{
+	const char *tname = tree == 2 ? "1+1" : "2+1";
+	g_scenario = sc;
+	for (unsigned c = 0; c < COV_COUNT; c++)
+		g_cov[c] = 0;
+	std::printf("== %s, tree %s, %s protocol: %s\n", scenario_names[sc],
+		    tname, COUPLED_PROTOCOL_NAME, scenario_what[sc]);
+	std::fflush(stdout);
+	bool ok = tree == 2 ? run_one<1, 1>(cfg) : run_one<2, 1>(cfg);
+	std::cout.flush();
+	if (!ok) {
+		std::printf("FAIL: %s %s\n", scenario_names[sc], tname);
+		return 1;
+	}
+	std::printf("  coverage:");
+	for (unsigned c = 0; c < COV_COUNT; c++)
+		if (g_cov[c])
+			std::printf(" %s %lu;", coverage_names[c], g_cov[c]);
+	std::printf("\n");
+	/* The paths each scenario is there for must have been reached. */
+	unsigned need[3] = { COV_COUNT, COV_COUNT, COV_COUNT };
+	switch (sc) {
+	case SC_ABORTS:
+		need[0] = COV_ROOT_COMMIT;
+		need[1] = COV_ROOT_CANNOT;
+		need[2] = COV_ROOT_CALLER;
+		break;
+	case SC_GIVE_UP:
+		need[0] = COV_ROOT_CANNOT;
+		need[1] = COV_ROOT_CALLER;
+		break;
+	case SC_ABANDON:
+		need[0] = COV_ROOT_CANNOT;
+		need[1] = COV_ROOT_CALLER;
+		break;
+	case SC_REFUSE:
+		need[0] = COV_ROOT_REFUSED;
+		need[1] = COV_ROOT_CANNOT;
+		need[2] = COV_ROOT_COMMIT;
+		break;
+	default: break;
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		if (need[i] != COV_COUNT && g_cov[need[i]] == 0) {
+			std::printf("FAIL: %s %s never reached: %s\n",
+				    scenario_names[sc], tname,
+				    coverage_names[need[i]]);
+			return 1;
+		}
+	}
+	std::printf("PASS: %s %s\n", scenario_names[sc], tname);
+	return 0;
+}
+
+int usage(const char *prog)
+{
+	std::fprintf(stderr,
+		     "usage: %s list | all | <scenario> 1+1|2+1 [iterations]\n",
+		     prog);
+	return 2;
+}
+
+} /* namespace */
+
+int main(int argc, char **argv)
+{
+	run_config cfg;
+	const char *env = std::getenv("COUPLED_RELACY_QUICK");
+	bool quick = env && *env && std::strcmp(env, "0") != 0;
+	cfg.iterations = quick ? 10000ul : 50000ul;
+	cfg.bound = quick ? 1u : 2u;
+	env = std::getenv("COUPLED_RELACY_BOUND");
+	if (env && *env)
+		cfg.bound = (unsigned)std::strtoul(env, NULL, 10);
+	env = std::getenv("COUPLED_RELACY_ITERS");
+	if (env && *env)
+		cfg.iterations = std::strtoul(env, NULL, 10);
+
+	if (argc < 2)
+		return usage(argv[0]);
+	if (!std::strcmp(argv[1], "list")) {
+		for (int s = 0; s < SC_COUNT; s++)
+			std::printf("%s\n", scenario_names[s]);
+		return 0;
+	}
+	if (!std::strcmp(argv[1], "all")) {
+		int fails = 0;
+		for (int s = 0; s < SC_COUNT; s++)
+			for (unsigned tree = 2; tree <= 3; tree++)
+				fails += run_scenario(s, tree, cfg) != 0;
+		return fails ? 1 : 0;
+	}
+	int sc = -1;
+	for (int s = 0; s < SC_COUNT; s++)
+		if (!std::strcmp(scenario_names[s], argv[1]))
+			sc = s;
+	if (sc < 0 || argc < 3)
+		return usage(argv[0]);
+	unsigned tree;
+	if (!std::strcmp(argv[2], "1+1"))
+		tree = 2;
+	else if (!std::strcmp(argv[2], "2+1"))
+		tree = 3;
+	else
+		return usage(argv[0]);
+	if (argc > 3)
+		cfg.iterations = std::strtoul(argv[3], NULL, 10);
+	return run_scenario(sc, tree, cfg);
+}
