@@ -244,6 +244,31 @@ static inline uint32_t coupled__domain_path(struct coupled_domain *leaf,
 }
 
 /**
+ * coupled__domain_checked_path() - coupled__domain_path() after checking
+ *                                  the arguments of a per-core call
+ * @leaf: the core's leaf node
+ * @core: its id in the leaf's group
+ * @node: filled with the nodes, leaf first
+ * @id: filled with the core's id in each node's group
+ * @levels: set to the number of levels
+ *
+ * Return: 0, COUPLED_EINVAL for a null @leaf, COUPLED_ERANGE for @core out
+ * of range (nothing filled then).
+ */
+static inline int coupled__domain_checked_path(struct coupled_domain *leaf,
+					       uint32_t core,
+					       struct coupled_domain **node,
+					       uint32_t *id, uint32_t *levels)
+{
+	if (!leaf || !leaf->group)
+		return COUPLED_EINVAL;
+	if (core >= leaf->group->capacity)
+		return COUPLED_ERANGE;
+	*levels = coupled__domain_path(leaf, core, node, id);
+	return 0;
+}
+
+/**
  * coupled__domain_give_up() - stop being a candidate of levels @from and up
  * @c: the call
  * @from: the lowest level given up, >= 1
@@ -554,12 +579,11 @@ static inline int coupled_domain_wake(struct coupled_domain *leaf,
 {
 	struct coupled_domain *node[COUPLED_DOMAIN_MAX_LEVELS];
 	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], levels, k;
+	int ret;
 
-	if (!leaf || !leaf->group)
-		return COUPLED_EINVAL;
-	if (core >= leaf->group->capacity)
-		return COUPLED_ERANGE;
-	levels = coupled__domain_path(leaf, core, node, id);
+	ret = coupled__domain_checked_path(leaf, core, node, id, &levels);
+	if (ret)
+		return ret;
 	for (k = 0; k < levels; k++) {
 		struct coupled_group *g = node[k]->group;
 
@@ -590,11 +614,9 @@ static inline int coupled_domain_join(struct coupled_domain *leaf,
 	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], levels, k;
 	int ret;
 
-	if (!leaf || !leaf->group)
-		return COUPLED_EINVAL;
-	if (core >= leaf->group->capacity)
-		return COUPLED_ERANGE;
-	levels = coupled__domain_path(leaf, core, node, id);
+	ret = coupled__domain_checked_path(leaf, core, node, id, &levels);
+	if (ret)
+		return ret;
 	for (k = 0; k < levels; k++) {
 		ret = coupled_join(node[k]->group, id[k]);
 		if (ret) {
@@ -627,11 +649,9 @@ static inline int coupled_domain_leave(struct coupled_domain *leaf,
 	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], levels, k;
 	int ret;
 
-	if (!leaf || !leaf->group)
-		return COUPLED_EINVAL;
-	if (core >= leaf->group->capacity)
-		return COUPLED_ERANGE;
-	levels = coupled__domain_path(leaf, core, node, id);
+	ret = coupled__domain_checked_path(leaf, core, node, id, &levels);
+	if (ret)
+		return ret;
 	for (k = levels; k--;) {
 		ret = coupled_leave(node[k]->group, id[k]);
 		if (ret) {
