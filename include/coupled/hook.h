@@ -41,8 +41,15 @@ enum coupled_hook_point {
 				    * membership */
 	COUPLED_HOOK_DOMAIN_TRY,   /* domain: before trying a level above the
 				    * leaf (group and id of that level) */
-	COUPLED_HOOK_DOMAIN_GIVE_UP /* domain: a level was not committed,
-				     * before giving it up (the same) */
+	COUPLED_HOOK_DOMAIN_GIVE_UP, /* domain: a level was not committed,
+				      * before giving it up (the same) */
+	COUPLED_HOOK_DOMAIN_DRAIN,   /* domain: each turn of a changer's wait
+				      * for its leaf's calls (leaf group,
+				      * capacity) */
+	COUPLED_HOOK_DOMAIN_CHANGE   /* domain: a changer holds its leaf's gate
+				      * and no call of the leaf is in
+				      * progress, before changing the levels
+				      * (the same) */
 };
 
 #ifndef COUPLED_HOOK

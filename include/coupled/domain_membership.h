@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * coupled/domain_membership.h - a core's membership at every level of its
+ * domain as one step: the leaf's gate, coupled_domain_join() and
+ * coupled_domain_leave().
+ *
+ * Part of coupled/domain.h (the API and its contracts are there).
+ *
+ * The split it prevents: a level-k round commits with cores A and B, then
+ * a change takes B out of level k + 1 before they try it; A commits level
+ * k + 1 without B while B learns it is no member there.  So a change of a
+ * core first closes its leaf's gate and waits until no call of a core under
+ * that leaf is in progress (coupled__domain_gate_close()); new calls of
+ * those cores give up at once, waiting ones are woken and give up.  Only
+ * then does it change the levels, one by one, and open the gate.  While any
+ * level's membership of the core changes, no round containing a core of its
+ * leaf is alive or can commit, at any level: every such round is inside a
+ * call of those cores.  The rounds of other leaves' cores are unaffected:
+ * each of their cores is a member of every level above it before and after
+ * the change, which is all that the abandonment argument of
+ * coupled/domain_call.h needs (docs/design.md, "Coupled domains").
+ */
+#include "domain.h" /* first: this file is part of coupled/domain.h */
+
+#ifndef COUPLED_DOMAIN_MEMBERSHIP_H
+#define COUPLED_DOMAIN_MEMBERSHIP_H
+
+/**
+ * coupled__domain_gate_close() - stop a leaf's calls and wait until none is
+ *                                in progress
+ * @leaf: the leaf
+ * @node: the leaf's path, leaf first (its groups are kicked)
+ * @levels: the number of levels on the path
+ *
+ * Takes the gate (the lock between the leaf's changers), kicks every group
+ * on the path so that waiting cores poll their abort sources and see it,
+ * then waits for the leaf's call count to drop to 0.
+ *
+ * Context: a changer, not inside a call on the path; may wait.
+ */
+static inline void coupled__domain_gate_close(struct coupled_domain *leaf,
+					      struct coupled_domain **node,
+					      uint32_t levels)
+{
+	uint32_t expected = 0, k;
+
+	/*
+	 * seq_cst on success: the changer's half of the Dekker pair with
+	 * coupled__domain_call_begin() (this RMW, then the seq_cst load of
+	 * calls below); as an RMW reading the previous changer's release
+	 * store of 0, also its acquire.  relaxed on failure: we retry.
+	 */
+	while (!coupled_cas(&leaf->changing, &expected, 1u, COUPLED_SEQ_CST,
+			    COUPLED_RELAXED)) {
+		expected = 0;
+		coupled_adapter_relax(coupled_group_adapter(leaf->group));
+	}
+	/*
+	 * The kick follows the store of changing: a waiter whose wait it
+	 * ends, or whose wait preparation reads its token, polls after it
+	 * (coupled__domain_gate_closed()).
+	 */
+	for (k = 0; k < levels; k++)
+		(void)coupled_group_kick(node[k]->group);
+	/*
+	 * seq_cst: the other half of the pair with _call_begin(); reading 0
+	 * also acquires every finished call's release in _call_end().
+	 */
+	while (coupled_load(&leaf->calls, COUPLED_SEQ_CST)) {
+		COUPLED_HOOK(leaf->group, leaf->group->capacity,
+			     COUPLED_HOOK_DOMAIN_DRAIN);
+		coupled_adapter_relax(coupled_group_adapter(leaf->group));
+	}
+}
+
+/**
+ * coupled__domain_gate_open() - let a leaf's calls run again
+ * @leaf: the leaf, its gate held by the caller
+ *
+ * Context: the changer that closed the gate.
+ */
+static inline void coupled__domain_gate_open(struct coupled_domain *leaf)
+{
+	/*
+	 * release: pairs with the seq_cst load of changing in
+	 * coupled__domain_call_begin() and with the next changer's CAS: what
+	 * the change wrote happens before every call that finds the gate
+	 * open (each group also publishes its own change).
+	 */
+	coupled_store(&leaf->changing, 0u, COUPLED_RELEASE);
+}
+
+/**
+ * coupled__domain_change_path() - checks common to join and leave
+ * @leaf: the core's leaf node
+ * @core: its id in the leaf's group
+ * @node: filled with the nodes, leaf first
+ * @id: filled with the core's id in each node's group
+ * @levels: set to the number of levels
+ *
+ * Context: a changer.
+ * Return: 0; COUPLED_EINVAL, COUPLED_ERANGE as coupled__domain_checked_path();
+ * COUPLED_EPERM if the caller is inside a call of a group on the path
+ * (closing the gate would wait for itself).
+ */
+static inline int coupled__domain_change_path(struct coupled_domain *leaf,
+					      uint32_t core,
+					      struct coupled_domain **node,
+					      uint32_t *id, uint32_t *levels)
+{
+	uint32_t k;
+	int ret;
+
+	ret = coupled__domain_checked_path(leaf, core, node, id, levels);
+	if (ret)
+		return ret;
+	for (k = 0; k < *levels; k++)
+		if (coupled__caller_inside(node[k]->group))
+			return COUPLED_EPERM;
+	return 0;
+}
+
+static inline int coupled_domain_join(struct coupled_domain *leaf,
+				      uint32_t core)
+{
+	struct coupled_domain *node[COUPLED_DOMAIN_MAX_LEVELS];
+	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], levels, k;
+	int ret;
+
+	ret = coupled__domain_change_path(leaf, core, node, id, &levels);
+	if (ret)
+		return ret;
+	/* A refused request closes nothing (re-checked by coupled_join()). */
+	if (coupled_is_member(leaf->group, core))
+		return COUPLED_EEXIST;
+	coupled__domain_gate_close(leaf, node, levels);
+	COUPLED_HOOK(leaf->group, leaf->group->capacity,
+		     COUPLED_HOOK_DOMAIN_CHANGE);
+	for (k = 0; k < levels; k++) {
+		ret = coupled_join(node[k]->group, id[k]);
+		if (ret) {
+			while (k--)
+				(void)coupled_leave(node[k]->group, id[k]);
+			break;
+		}
+	}
+	coupled__domain_gate_open(leaf);
+	return ret;
+}
+
+static inline int coupled_domain_leave(struct coupled_domain *leaf,
+				       uint32_t core)
+{
+	struct coupled_domain *node[COUPLED_DOMAIN_MAX_LEVELS];
+	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], levels, k;
+	int ret;
+
+	ret = coupled__domain_change_path(leaf, core, node, id, &levels);
+	if (ret)
+		return ret;
+	/* A refused request closes nothing (re-checked by coupled_leave()). */
+	if (!coupled_is_member(leaf->group, core))
+		return COUPLED_ENOENT;
+	coupled__domain_gate_close(leaf, node, levels);
+	COUPLED_HOOK(leaf->group, leaf->group->capacity,
+		     COUPLED_HOOK_DOMAIN_CHANGE);
+	for (k = levels; k--;) {
+		ret = coupled_leave(node[k]->group, id[k]);
+		if (ret) {
+			while (++k < levels)
+				(void)coupled_join(node[k]->group, id[k]);
+			break;
+		}
+	}
+	coupled__domain_gate_open(leaf);
+	return ret;
+}
+
+#endif /* COUPLED_DOMAIN_MEMBERSHIP_H */
