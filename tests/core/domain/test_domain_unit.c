@@ -172,6 +172,8 @@ static void check_untouched(void)
 		CHECK_EQ(coupled_load(&t.node[n].candidates, COUPLED_RELAXED),
 			 0);
 		CHECK_EQ(coupled_load(&t.node[n].waiting, COUPLED_RELAXED), 0);
+		CHECK_EQ(coupled_load(&t.node[n].calls, COUPLED_RELAXED), 0);
+		CHECK_EQ(coupled_load(&t.node[n].changing, COUPLED_RELAXED), 0);
 		if (coupled_stats_read(&t.group[n], &st) == 0)
 			CHECK_EQ(st.attempts, 0);
 	}
@@ -209,6 +211,61 @@ static void test_enter_errors(void)
 #endif
 	check_untouched();
 	CHECK_EQ(actions, 0);
+}
+
+/*
+ * A call that finds its leaf's gate closed (a membership change of a core
+ * under the leaf runs) gives up at once and touches nothing.  The gate is
+ * closed by hand here; the scenarios close it with a real change.
+ */
+#ifdef COUPLED_ADAPTER_PTHREAD
+static unsigned work_polls;
+
+/* The leaf's work check: counts how often a round of the leaf polled it. */
+static bool count_work_polls(void *arg, uint32_t self)
+{
+	(void)arg;
+	(void)self;
+	work_polls++;
+	return false;
+}
+#endif
+
+static void test_gate_closed(void)
+{
+	static const uint32_t cl[1] = { 1 };
+	int32_t req[3] = { 1, 1, 1 };
+
+	TEST_CASE("enter: a closed leaf gate gives ABORT_MEMBERSHIP, untouched");
+	tree_build(&t, 1, cl, 1, 0);
+	actions = 0;
+#ifdef COUPLED_ADAPTER_PTHREAD
+	/* A call that reaches the leaf's round polls its work at least once. */
+	work_polls = 0;
+	coupled_pthread_set_work_check(coupled_group_adapter(t.leaf[0]->group),
+				       count_work_polls, NULL);
+#endif
+	/* relaxed: single-threaded; stands for a changer's gate. */
+	coupled_store(&t.leaf[0]->changing, 1u, COUPLED_RELAXED);
+	CHECK_EQ(coupled_domain_enter(t.leaf[0], 0, req, action_none, NULL),
+		 COUPLED_ABORT_MEMBERSHIP);
+	CHECK_EQ(coupled_load(&t.leaf[0]->calls, COUPLED_RELAXED), 0);
+	coupled_store(&t.leaf[0]->changing, 0u, COUPLED_RELAXED);
+#ifdef COUPLED_ADAPTER_PTHREAD
+	CHECK_EQ(work_polls, 0);
+#endif
+	check_untouched();
+	CHECK_EQ(actions, 0);
+	/* Open again: the same call commits every level. */
+	CHECK_EQ(coupled_domain_enter(t.leaf[0], 0, req, record, NULL),
+		 COUPLED_COMMITTED);
+	CHECK_EQ(seen.depth, 3);
+	CHECK_EQ(coupled_load(&t.leaf[0]->calls, COUPLED_RELAXED), 0);
+#ifdef COUPLED_ADAPTER_PTHREAD
+	CHECK(work_polls > 0);
+	coupled_pthread_set_work_check(coupled_group_adapter(t.leaf[0]->group),
+				       NULL, NULL);
+#endif
 }
 
 static void test_alone(void)
@@ -384,9 +441,9 @@ static void test_join_leave(void)
 		int32_t req[3] = { 1, -1, -1 };
 
 		/*
-		 * From inside its own call, only the leaf committed: the root
-		 * and the cluster are left, the leaf refuses with EPERM, both
-		 * are joined again; the join is refused with EPERM at the leaf.
+		 * From inside its own call, only the leaf committed: leave and
+		 * join are refused with EPERM before anything changes (the
+		 * change would wait for this very call to return).
 		 */
 		tree_build(&t, 1, one, 1, 0);
 		counts = member_counts();
@@ -515,6 +572,7 @@ int main(void)
 	test_init_errors();
 	test_id_blocks();
 	test_enter_errors();
+	test_gate_closed();
 	test_alone();
 	test_refusal();
 	test_join_leave();
