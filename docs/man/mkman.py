@@ -9,7 +9,8 @@ Writes one page per public function, NAME.3, and per public type, into DIR
 (section 3), made by "kernel-doc -man -function NAME" and given a coupled
 title line, the #include to use and a SEE ALSO coupled(7).  The public
 functions are the coupled_* (not coupled__*) functions declared in
-include/coupled/coupled.h and defined in the cpuidle helper's header.
+include/coupled/coupled.h and include/coupled/domain.h, and defined in the
+cpuidle helper's header.
 
 --check also verifies what was written: every public function has a page,
 and its ARGUMENTS name every parameter of the prototype, none of them
@@ -27,6 +28,7 @@ import sys
 # (header relative to the source tree, what a user includes, kind of scan)
 HEADERS = [
     ("include/coupled/coupled.h", "coupled/coupled.h"),
+    ("include/coupled/domain.h", "coupled/domain.h"),
     ("adapters/linux/cpuidle/include/coupled/linux/cpuidle.h",
      "coupled/linux/cpuidle.h"),
 ]
@@ -36,6 +38,9 @@ TYPES = {
     "include/coupled/coupled.h": [
         "coupled_round", "coupled_action_fn", "coupled_reduce_fn",
         "coupled_abort_opts", "coupled_stats"],
+    "include/coupled/domain.h": [
+        "coupled_domain", "coupled_domain_level", "coupled_domain_round",
+        "coupled_domain_action_fn"],
     "adapters/linux/cpuidle/include/coupled/linux/cpuidle.h": [
         "coupled_cpuidle_ops"],
 }
