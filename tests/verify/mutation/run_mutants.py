@@ -69,6 +69,13 @@ mutants relacy of each variant first, then unit, stress, scenarios, focused
 unit, stress, scenarios, deadline.  By default a mutant stops at its first
 failing check; --all-checks runs every check on every mutant.
 
+The killer map (killers.txt beside this script) records, per mutant, the
+check that killed it last: that check runs first, then the others in the
+order above, so a map that misses costs time, never a kill.  Each run
+prints the map's hit rate; --update-killers rewrites the map from the run
+(do so when a run reports misses or mutants without an entry).  The
+baseline's checks run in parallel, --jobs at a time.
+
 The script first runs every check of every selected variant on the
 unmodified tree: they must pass, or a "kill" would mean nothing (a variant
 whose tests are missing or broken is an error, not a silent pass).
@@ -1021,6 +1028,41 @@ def check_order(mutant, variants):
              for c in ("unit", "stress", "scenarios", "focused")] + domain)
 
 
+KILLERS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "killers.txt")
+
+
+def read_killers():
+    """{mutant: check} from the killer map; {} if there is none."""
+    killers = {}
+    if not os.path.exists(KILLERS_FILE):
+        return killers
+    with open(KILLERS_FILE, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split("#", 1)[0].split()
+            if len(fields) == 2:
+                killers[fields[0]] = fields[1]
+    return killers
+
+
+def write_killers(killers):
+    """Write the killer map, one "mutant check" line each, sorted."""
+    with open(KILLERS_FILE, "w", encoding="utf-8") as f:
+        f.write("# The killer map of run_mutants.py: per mutant, the check that\n"
+                "# killed it in the last full run; it runs first.  Regenerate\n"
+                "# with: python3 tests/verify/mutation/run_mutants.py"
+                " --update-killers\n")
+        for name in sorted(killers):
+            f.write("%s %s\n" % (name, killers[name]))
+
+
+def killer_first(order, recorded):
+    """ORDER with the recorded killer moved to the front (if it is in it)."""
+    if recorded in order:
+        return [recorded] + [c for c in order if c != recorded]
+    return order
+
+
 def evaluate(checks, mutant, order, all_checks, keep):
     work = tempfile.mkdtemp(prefix="coupled-mutant-")
     copy = os.path.join(work, "src")
@@ -1062,6 +1104,8 @@ def main():
     ap.add_argument("--all-checks", action="store_true",
                     help="run every check on every mutant")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--update-killers", action="store_true",
+                    help="rewrite the killer map (killers.txt) from this run")
     ap.add_argument("--keep", action="store_true",
                     help="keep the mutated copies (prints their paths)")
     ap.add_argument("--cc", default=os.environ.get("CC", "gcc"))
@@ -1111,17 +1155,28 @@ def main():
     if without:
         print("mutation: checks LEFT OUT by --without: %s" % ", ".join(without))
 
+    killers = read_killers()
+
     def order_of(m):
         order = checks.names() if args.all_checks else \
-            check_order(m, args.variants)
+            killer_first(check_order(m, args.variants),
+                         killers.get(m["name"]))
         return [c for c in order if c not in without]
     if checks.relacy is None:
         print("mutation: relacy check skipped: %s" % checks.relacy_why)
 
     t0 = time.time()
-    base = evaluate(checks, None,
-                    [c for c in checks.names() if c not in without],
-                    True, False)
+    # The baseline: every check once on the unmodified tree, in parallel.
+    base = {"killers": [], "skipped": [], "details": {}, "seconds": 0.0}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        parts = list(ex.map(
+            lambda c: evaluate(checks, None, [c], True, False),
+            [c for c in checks.names() if c not in without]))
+    for part in parts:
+        base["killers"] += part["killers"]
+        base["skipped"] += part["skipped"]
+        base["details"].update(part["details"])
+    base["seconds"] = time.time() - t0
     if base["killers"]:
         # A check that cannot even pass unmutated would kill every mutant
         # (a variant whose tests are missing, say): an error, never a pass.
@@ -1149,6 +1204,32 @@ def main():
                                               r["seconds"], r["detail"]),
                   flush=True)
 
+    hits = sum(1 for r in results if r["killers"] and
+               killers.get(r["mutant"]["name"]) == r["killers"][0])
+    misses = [r["mutant"]["name"] for r in results
+              if r["killers"] and r["mutant"]["name"] in killers and
+              killers[r["mutant"]["name"]] != r["killers"][0]]
+    unmapped = [r["mutant"]["name"] for r in results
+                if r["mutant"]["name"] not in killers]
+    if not args.all_checks:
+        print("mutation: killer map: %d of %d mutants killed by their"
+              " recorded killer (hit rate %.0f%%), %d missed%s, %d without"
+              " an entry%s" % (
+                  hits, len(results),
+                  100.0 * hits / len(results) if results else 0.0,
+                  len(misses), (" (" + " ".join(misses) + ")") if misses
+                  else "", len(unmapped),
+                  "; refresh with --update-killers"
+                  if misses or unmapped else ""))
+    if args.update_killers:
+        for r in results:
+            if r["killers"]:
+                killers[r["mutant"]["name"]] = r["killers"][0]
+            else:
+                killers.pop(r["mutant"]["name"], None)
+        names = {m["name"] for m in logic_mutants() + order_mutants()}
+        write_killers({k: v for k, v in killers.items() if k in names})
+        print("mutation: killer map written: %s" % KILLERS_FILE)
     survivors = [r for r in results if not r["killers"]
                  and r["mutant"]["name"] not in KNOWN_SURVIVORS]
     known = [r for r in results if not r["killers"]
