@@ -41,8 +41,10 @@ enum coupled_hook_point {
 				    * membership */
 	COUPLED_HOOK_DOMAIN_TRY,   /* domain: before trying a level above the
 				    * leaf (group and id of that level) */
-	COUPLED_HOOK_DOMAIN_GIVE_UP /* domain: a level was not committed,
-				     * before giving it up (the same) */
+	COUPLED_HOOK_DOMAIN_GIVE_UP, /* domain: a level was not committed,
+				      * before giving it up (the same) */
+	COUPLED_HOOK_DOMAIN_DRAIN   /* domain: a membership changer waits for
+				     * the calls of the core's leaf to end */
 };
 
 #ifndef COUPLED_HOOK
