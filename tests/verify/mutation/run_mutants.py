@@ -425,6 +425,22 @@ LOGIC_MUTANTS = [
      DOMAIN_H,
      "\tif (ret == COUPLED_ABORT_CALLER && c->fired)",
      "\tif (0 && ret == COUPLED_ABORT_CALLER && c->fired)"),
+    ("domain_give_up_kicks_from_only",
+     "a give-up kicks the waiters of the first level it gives up only (those"
+     " of the levels above rest on, though the level cannot commit)",
+     DOMAIN_H,
+     "\t\tif (coupled_load(&d->waiting, COUPLED_SEQ_CST))\n"
+     "\t\t\t(void)coupled_group_kick(d->group);",
+     "\t\tif (coupled_load(&d->waiting, COUPLED_SEQ_CST) && k == from)\n"
+     "\t\t\t(void)coupled_group_kick(d->group);"),
+    ("domain_wake_leaf_only",
+     "coupled_domain_wake() wakes the core's leaf slot only (a core resting"
+     " above its leaf sleeps on)",
+     DOMAIN_H,
+     "\tfor (k = 0; k < levels; k++) {\n"
+     "\t\tstruct coupled_group *g = node[k]->group;",
+     "\tfor (k = 0; k < 1; k++) {\n"
+     "\t\tstruct coupled_group *g = node[k]->group;"),
     ("group_kick_wakes_nobody",
      "coupled_group_kick() walks the roster but wakes nobody",
      GROUP_H,
