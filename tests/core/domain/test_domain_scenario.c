@@ -935,7 +935,8 @@ static void check_one_outcome(const int *call, bool complete)
  * candidates); all four commit their cluster round and stop before they
  * try the root (DOMAIN_TRY).  The changer then takes A1 out of every
  * level; once it is under way (it left the root, or it waits for the calls
- * of A's cores to end), A0, B0 and B1 go on, and A1 only after A0 acted.
+ * of A's cores to end), A0, B0 and B1 go on, and A1 only after A0 acted
+ * and B's cores are in the root's round.
  * A0 and A1 ran one cluster round: they must learn the same outcome for
  * the root (both commit it or neither does), and the changer cannot
  * return while A1's call is in progress.  A second call of A0, B0 and B1
@@ -978,8 +979,18 @@ static void scenario_leave_before_root_try(void)
 	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	wait_actions(A0, 1, LIMIT_S, "A0 after the root try");
-	/* A1's call is in progress: the change cannot be over. */
+	/*
+	 * B's cores are in the root's round: committed with A0, or resting
+	 * there (a change of the root's membership then ends their wait).
+	 */
+	deadline_of(&limit);
 	pthread_mutex_lock(&m);
+	while ((!ctl.hits[B0][ROOT][COUPLED_HOOK_PHASE1_SLEEP] &&
+		!ctl.actions[B0]) ||
+	       (!ctl.hits[B1][ROOT][COUPLED_HOOK_PHASE1_SLEEP] &&
+		!ctl.actions[B1]))
+		wait_cv(&limit, "the root's round", B0);
+	/* A1's call is in progress: the change cannot be over. */
 	CHECK_EQ(ctl.done[CH], 0);
 	pthread_mutex_unlock(&m);
 	release(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
@@ -1024,7 +1035,8 @@ static void scenario_leave_before_root_try(void)
 /*
  * (g) Join inside a leaf round: the mirror window.  A1 starts out of every
  * level; B's cores commit B and stop before the root (every core's
- * requests allow the root, with a root deadline).  The changer joins A1
+ * requests allow the root; A's cores have a root deadline, B's wait there
+ * only while every core under it is a candidate).  The changer joins A1
  * and stops right after the leaf's group took it in (JOINED at level 0);
  * A0 and A1 then call.  Where their calls get in, they commit one cluster
  * round and stop before the root; everybody goes on, A1 last, and then the
@@ -1044,9 +1056,10 @@ static void scenario_join_during_leaf_round(void)
 	CHECK_EQ(coupled_domain_leave(t.leaf[A1], t.id[A1]), 0);
 	for (c = 0; c < CORES; c++) {
 		set_req(c, 2, 2);
-		set_deadline(c, ROOT, DEADLINE_FEW_S);
 		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
 	}
+	set_deadline(A0, ROOT, DEADLINE_FEW_S);
+	set_deadline(A1, ROOT, DEADLINE_FEW_S);
 	permit(B0);
 	permit(B1);
 	expect(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
