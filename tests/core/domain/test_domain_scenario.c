@@ -262,7 +262,11 @@ static int result(int c, int k)
 		wait_cv(&limit, "a call's result", c);
 	r = ctl.ret[c][k];
 	pthread_mutex_unlock(&m);
-	printf("   %s call %d: %s\n", who_name(c), k, coupled_strerror(r));
+	if (c == CH)
+		printf("   the changer call %d: returned %d\n", k, r);
+	else
+		printf("   %s call %d: %s\n", who_name(c), k,
+		       coupled_strerror(r));
 	return r;
 }
 
@@ -912,9 +916,10 @@ static void check_one_outcome(const int *call, bool complete)
 					    ra->level[k].generation)
 					continue;
 				seen++;
-				printf("   cores %u and %u: one level-%u round "
-				       "(depths %u, %u)\n",
-				       a, b, k, ra->depth, rb->depth);
+				if (b > a)
+						printf("   cores %u and %u: one level-%u "
+					       "round (depths %u, %u)\n",
+					       a, b, k, ra->depth, rb->depth);
 				for (j = k + 1; j < t.levels; j++) {
 					CHECK_EQ(ra->level[j].committed,
 						 rb->level[j].committed);
@@ -1039,8 +1044,8 @@ static void scenario_leave_before_root_try(void)
  * only while every core under it is a candidate).  The changer joins A1
  * and stops right after the leaf's group took it in (JOINED at level 0);
  * A0 and A1 then call.  Where their calls get in, they commit one cluster
- * round and stop before the root; everybody goes on, A1 last, and then the
- * changer.  A0 and A1 must learn the same outcome for the root; if the
+ * round and stop before the root; everybody goes on, A1 last (once A0
+ * acted), and the changer once A1 acted too.  A0 and A1 must learn the same outcome for the root; if the
  * root committed, with all its members.  (A domain that stops the leaf's
  * calls while one of its cores changes membership turns A0's and A1's
  * calls away instead: no round, nothing to split.)  Finally all four
@@ -1086,8 +1091,10 @@ static void scenario_join_during_leaf_round(void)
 		release(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 		wait_actions(A0, 1, LIMIT_S, "A0 after the root try");
 	}
-	if (held[A1])
+	if (held[A1]) {
 		release(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+		wait_actions(A1, 1, LIMIT_S, "A1 after the root try");
+	}
 	release(CH, 0, TP_JOINED);
 	CHECK_EQ(result(CH, 0), 0);
 	for (c = 0; c < CORES; c++) {
