@@ -2,14 +2,24 @@
 /*
  * test_domain_scenario.c - scripted interleavings of coupled domains.
  *
- * Usage: test_domain_scenario <name> [futex|condvar].  A tree of two
- * clusters A and B of two cores each (two levels: the clusters are the
- * leaves, under the system root); cores 0, 1 are A's, 2, 3 B's.  Each core
- * is a thread that makes the calls the controller permits.  The hook points
- * (as in stepctl.h, but per core and level: a hook names the group of a
- * level and the core's id there) stop a core where the script says; every
- * wait of the controller is bounded (LIMIT_S), so a core that waits
- * forever fails the scenario instead of hanging it.
+ * Usage: test_domain_scenario <name> [futex|condvar]; the names are those of
+ * domain_scenarios.def.  Two trees:
+ *  - two levels: two clusters A and B of two cores each (the clusters are
+ *    the leaves, under the system root); cores 0, 1 are A's, 2, 3 B's;
+ *  - three levels: two clusters of two pairs of two cores (the pairs are
+ *    the leaves); cores 0..3 are cluster 0's (pairs 0-1, 2-3), 4..7
+ *    cluster 1's.
+ * Each core is a thread that makes the calls the controller permits; one
+ * more thread, the changer, makes the membership calls it permits
+ * (coupled_domain_join() or _leave() of one core).  The hook points (as in
+ * stepctl.h, but per thread and level: a hook names the group of a level)
+ * stop a thread where the script says.  No hook point lies between two
+ * levels of a membership change, so the group calls that
+ * coupled_domain_join() and _leave() make are wrapped here: after each
+ * successful one the changer passes the test's own points JOINED or LEFT of
+ * that level.  Every wait of the controller is bounded (LIMIT_S; PROMPT_S
+ * for "at once"), so a thread that waits forever fails the scenario
+ * instead of hanging it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,81 +34,154 @@ struct coupled_group;
 static void dom_hook(struct coupled_group *g, uint32_t self, int point);
 #define COUPLED_HOOK(group, self, point) dom_hook((group), (self), (int)(point))
 
+#include "coupled/coupled.h"
+
+/* The group calls of the domain's membership changes, wrapped (see above). */
+static int changer_join(struct coupled_group *g, uint32_t id);
+static int changer_leave(struct coupled_group *g, uint32_t id);
+#define coupled_join(g, id) changer_join((g), (id))
+#define coupled_leave(g, id) changer_leave((g), (id))
 #include "coupled/domain.h"
+#undef coupled_join
+#undef coupled_leave
 
 #include "check.h"
 #include "tree.h"
 
+#ifdef STEPCTL_LIMIT_S
+#define LIMIT_S STEPCTL_LIMIT_S
+#else
 #define LIMIT_S 20
-#define CORES 4
-#define LEVELS 2
+#endif
+/*
+ * The bound of a wait for something that must happen at once: a core woken
+ * or kicked out of a level whose own deadline (if any) is DEADLINE_FAR_S
+ * away.
+ */
+#define PROMPT_S 4
+#define DEADLINE_FAR_S 30
+/* A root deadline that keeps cores at the root while the script runs. */
+#define DEADLINE_FEW_S 5
+#define CORES 4 /* the two-level tree */
+#define MAX_CORES 8
+#define MAX_LEVELS 3
 #define CALLS 4
 #define A0 0
 #define A1 1
 #define B0 2
 #define B1 3
-#define ROOT 1
+#define ROOT 1 /* of the two-level tree */
+#define CH MAX_CORES /* the changer's index in the per-thread arrays */
+#define THREADS (MAX_CORES + 1)
+#define POINTS 32
+/* The changer's own points, after each group call it makes. */
+#define TP_JOINED 30 /* it joined that level's group */
+#define TP_LEFT 31   /* it left that level's group */
+
+_Static_assert(COUPLED_HOOK_DOMAIN_DRAIN < TP_JOINED,
+	       "the test's points follow the library's");
 
 static struct tree t;
 static int strategy = COUPLED_PTHREAD_FUTEX;
-static struct coupled_group *grp[CORES][LEVELS];
-static uint32_t gid[CORES][LEVELS];
+static struct coupled_group *grp[MAX_CORES][MAX_LEVELS];
+static uint32_t gid[MAX_CORES][MAX_LEVELS];
+/* Which thread runs: a core's number, CH for the changer, -1 otherwise. */
+static _Thread_local int me = -1;
 
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static struct {
-	unsigned brk[CORES][LEVELS]; /* breakpoints: bits of hook points */
-	int at[CORES], at_level[CORES];
-	unsigned hits[CORES][LEVELS][32];
-	int permits[CORES], done[CORES];
-	int ret[CORES][CALLS];
-	struct coupled_domain_round res[CORES][CALLS];
-	unsigned actions[CORES];
-	int32_t req[CORES][LEVELS];
-	uint64_t deadline[CORES][LEVELS];
+	unsigned brk[THREADS][MAX_LEVELS]; /* breakpoints: bits of points */
+	int at[THREADS], at_level[THREADS];
+	unsigned hits[THREADS][MAX_LEVELS][POINTS];
+	int permits[THREADS], done[THREADS];
+	int ret[THREADS][CALLS];
+	struct coupled_domain_round res[MAX_CORES][CALLS];
+	unsigned actions[MAX_CORES];
+	int32_t req[MAX_CORES][MAX_LEVELS];
+	uint64_t deadline[MAX_CORES][MAX_LEVELS];
+	int work[MAX_CORES];                /* what the work check says */
 	int gate_armed, gate_open, gate_at; /* B0's work check */
 	int gate_work;
+	int ch_join; /* the changer joins (1) or leaves (0) core ch_core */
+	int ch_core;
 } ctl;
+
+static void deadline_in(struct timespec *ts, int seconds)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += seconds;
+}
 
 static void deadline_of(struct timespec *ts)
 {
-	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += LIMIT_S;
+	deadline_in(ts, LIMIT_S);
+}
+
+static const char *who_name(int who)
+{
+	static const char *const names[THREADS] = { "core 0", "core 1",
+						    "core 2", "core 3",
+						    "core 4", "core 5",
+						    "core 6", "core 7",
+						    "the changer" };
+
+	return who >= 0 && who < THREADS ? names[who] : "?";
 }
 
 static void wait_cv(const struct timespec *limit, const char *what, int who)
 {
 	if (pthread_cond_timedwait(&cv, &m, limit) == ETIMEDOUT) {
-		fprintf(stderr, "timed out waiting for %s of core %d\n", what,
-			who);
+		fprintf(stderr, "timed out waiting for %s of %s\n", what,
+			who_name(who));
 		exit(1);
 	}
 }
 
 static void dom_hook(struct coupled_group *g, uint32_t self, int point)
 {
-	int c, k;
+	int who = me, core, level = 0;
+	uint32_t k;
 
+	(void)self;
+	if (who < 0)
+		return;
+	core = who == CH ? ctl.ch_core : who;
+	for (k = 0; k < t.levels; k++)
+		if (grp[core][k] == g)
+			level = (int)k;
 	pthread_mutex_lock(&m);
-	for (c = 0; c < CORES; c++)
-		for (k = 0; k < LEVELS; k++)
-			if (grp[c][k] == g && gid[c][k] == self)
-				goto found;
-	pthread_mutex_unlock(&m);
-	return;
-found:
-	ctl.hits[c][k][point]++;
-	if (ctl.brk[c][k] & (1u << point)) {
+	ctl.hits[who][level][point]++;
+	pthread_cond_broadcast(&cv);
+	if (ctl.brk[who][level] & (1u << point)) {
 		struct timespec limit;
 
 		deadline_of(&limit);
-		ctl.at[c] = point;
-		ctl.at_level[c] = k;
+		ctl.at[who] = point;
+		ctl.at_level[who] = level;
 		pthread_cond_broadcast(&cv);
-		while (ctl.at[c] != -1)
-			wait_cv(&limit, "resume", c);
+		while (ctl.at[who] != -1)
+			wait_cv(&limit, "resume", who);
 	}
 	pthread_mutex_unlock(&m);
+}
+
+static int changer_join(struct coupled_group *g, uint32_t id)
+{
+	int r = coupled_join(g, id);
+
+	if (!r)
+		dom_hook(g, id, TP_JOINED);
+	return r;
+}
+
+static int changer_leave(struct coupled_group *g, uint32_t id)
+{
+	int r = coupled_leave(g, id);
+
+	if (!r)
+		dom_hook(g, id, TP_LEFT);
+	return r;
 }
 
 static void set_brk(int c, int level, int point, int on)
@@ -111,25 +194,41 @@ static void set_brk(int c, int level, int point, int on)
 	pthread_mutex_unlock(&m);
 }
 
-/* Wait until core @c stops at @point of @level. */
-static void expect(int c, int level, int point)
+/*
+ * Wait until thread @c stops at @point of @level, or its permitted calls
+ * have all returned.  Return: 1 if it stopped there, 0 if it returned.
+ */
+static int stop_or_return(int c, int level, int point)
 {
 	struct timespec limit;
+	int stopped;
 
 	deadline_of(&limit);
 	pthread_mutex_lock(&m);
-	while (ctl.at[c] != point || ctl.at_level[c] != level) {
-		if (ctl.done[c] >= ctl.permits[c]) {
-			fprintf(stderr,
-				"core %d returned instead of stopping "
-				"at point %d of level %d\n",
-				c, point, level);
-			exit(1);
-		}
-		wait_cv(&limit, "a breakpoint", c);
-	}
+	while ((ctl.at[c] != point || ctl.at_level[c] != level) &&
+	       ctl.done[c] < ctl.permits[c])
+		wait_cv(&limit, "a breakpoint or a return", c);
+	stopped = ctl.at[c] == point && ctl.at_level[c] == level;
 	pthread_mutex_unlock(&m);
-	printf("   core %d stopped at point %d of level %d\n", c, point, level);
+	if (stopped)
+		printf("   %s stopped at point %d of level %d\n", who_name(c),
+		       point, level);
+	else
+		printf("   %s returned before point %d of level %d\n",
+		       who_name(c), point, level);
+	return stopped;
+}
+
+/* Wait until thread @c stops at @point of @level. */
+static void expect(int c, int level, int point)
+{
+	if (!stop_or_return(c, level, point)) {
+		fprintf(stderr,
+			"%s returned instead of stopping at point %d of "
+			"level %d\n",
+			who_name(c), point, level);
+		exit(1);
+	}
 }
 
 /* Clear @point of @level for @c and resume it. */
@@ -151,7 +250,7 @@ static void permit(int c)
 	pthread_mutex_unlock(&m);
 }
 
-/* Wait for call @k of core @c to return; return its result. */
+/* Wait for call @k of thread @c to return; return its result. */
 static int result(int c, int k)
 {
 	struct timespec limit;
@@ -163,8 +262,34 @@ static int result(int c, int k)
 		wait_cv(&limit, "a call's result", c);
 	r = ctl.ret[c][k];
 	pthread_mutex_unlock(&m);
-	printf("   core %d call %d: %s\n", c, k, coupled_strerror(r));
+	if (c == CH)
+		printf("   the changer call %d: returned %d\n", k, r);
+	else
+		printf("   %s call %d: %s\n", who_name(c), k,
+		       coupled_strerror(r));
 	return r;
+}
+
+/*
+ * Wait up to @seconds until core @c has run @n actions (its action runs
+ * inside its call, before the call can return).
+ */
+static void wait_actions(int c, unsigned n, int seconds, const char *what)
+{
+	struct timespec limit;
+
+	deadline_in(&limit, seconds);
+	pthread_mutex_lock(&m);
+	while (ctl.actions[c] < n) {
+		if (pthread_cond_timedwait(&cv, &m, &limit) == ETIMEDOUT) {
+			fprintf(stderr,
+				"%s: %s did not run its action within %d s\n",
+				what, who_name(c), seconds);
+			exit(1);
+		}
+	}
+	pthread_mutex_unlock(&m);
+	printf("   %s ran its action\n", who_name(c));
 }
 
 /* The outcome of level @level in call @k of core @c (after result()). */
@@ -208,6 +333,34 @@ static void action(const struct coupled_domain_round *r, void *ctx)
 	pthread_mutex_lock(&m);
 	ctl.res[c][ctl.done[c]] = *r;
 	ctl.actions[c]++;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&m);
+}
+
+/* Wait for the permit of call @k of thread @c; false once told to stop. */
+static bool wait_permit(int c, int k)
+{
+	struct timespec limit;
+
+	deadline_of(&limit);
+	pthread_mutex_lock(&m);
+	while (ctl.permits[c] <= k) {
+		if (ctl.permits[c] < 0) {
+			pthread_mutex_unlock(&m);
+			return false;
+		}
+		wait_cv(&limit, "a permit", c);
+	}
+	pthread_mutex_unlock(&m);
+	return true;
+}
+
+static void record(int c, int k, int r)
+{
+	pthread_mutex_lock(&m);
+	ctl.ret[c][k] = r;
+	ctl.done[c] = k + 1;
+	pthread_cond_broadcast(&cv);
 	pthread_mutex_unlock(&m);
 }
 
@@ -215,106 +368,153 @@ static void *core_main(void *arg)
 {
 	int c = (int)(intptr_t)arg, k;
 
+	me = c;
 	for (k = 0; k < CALLS; k++) {
-		struct coupled_abort_opts opts[LEVELS];
-		int32_t req[LEVELS];
-		struct timespec limit;
-		int r, j;
+		struct coupled_abort_opts opts[MAX_LEVELS];
+		int32_t req[MAX_LEVELS];
+		uint32_t j;
+		int r;
 
-		deadline_of(&limit);
-		pthread_mutex_lock(&m);
-		while (ctl.permits[c] <= k) {
-			if (ctl.permits[c] < 0) {
-				pthread_mutex_unlock(&m);
-				return NULL;
-			}
-			wait_cv(&limit, "a permit", c);
-		}
+		if (!wait_permit(c, k))
+			return NULL;
 		memset(opts, 0, sizeof(opts));
-		for (j = 0; j < LEVELS; j++) {
+		pthread_mutex_lock(&m);
+		for (j = 0; j < t.levels; j++) {
 			req[j] = ctl.req[c][j];
 			opts[j].deadline = ctl.deadline[c][j];
 		}
 		pthread_mutex_unlock(&m);
 		r = coupled_domain_enter_opts(t.leaf[c], t.id[c], req, action,
 					      (void *)(intptr_t)c, opts);
+		record(c, k, r);
+	}
+	return NULL;
+}
+
+/* The changer: each permitted call joins or leaves core ch_core. */
+static void *changer_main(void *arg)
+{
+	int k;
+
+	(void)arg;
+	me = CH;
+	for (k = 0; k < CALLS; k++) {
+		int c, r;
+
+		if (!wait_permit(CH, k))
+			return NULL;
 		pthread_mutex_lock(&m);
-		ctl.ret[c][k] = r;
-		ctl.done[c] = k + 1;
-		pthread_cond_broadcast(&cv);
+		c = ctl.ch_core;
 		pthread_mutex_unlock(&m);
+		r = ctl.ch_join ? coupled_domain_join(t.leaf[c], t.id[c])
+				: coupled_domain_leave(t.leaf[c], t.id[c]);
+		record(CH, k, r);
 	}
 	return NULL;
 }
 
 /*
- * B's work check: B0's first check stops here (B0 is inside its call, a
- * candidate of the root) until the controller opens the gate; then it
- * says what gate_work says.
+ * The work check of every leaf: what ctl.work says for the core; and B0's
+ * gate in the two-level tree: B0's first check stops here (B0 is inside its
+ * call, a candidate of the root) until the controller opens the gate; then
+ * it says what gate_work says.
  */
-static bool gate_check(void *arg, uint32_t self)
+static bool work_check(void *arg, uint32_t self)
 {
+	struct coupled_domain *leaf = (struct coupled_domain *)arg;
 	struct timespec limit;
-	bool work;
+	bool work = false;
+	uint32_t c;
 
-	(void)arg;
-	if (self != t.id[B0])
-		return false;
+	for (c = 0; c < t.cores; c++)
+		if (t.leaf[c] == leaf && t.id[c] == self)
+			break;
+	CHECK(c < t.cores);
 	deadline_of(&limit);
 	pthread_mutex_lock(&m);
-	if (ctl.gate_armed) {
-		ctl.gate_at = 1;
-		pthread_cond_broadcast(&cv);
-		while (!ctl.gate_open)
-			wait_cv(&limit, "the gate", B0);
-		ctl.gate_armed = 0;
+	if (t.levels == 2 && c == B0) {
+		if (ctl.gate_armed) {
+			ctl.gate_at = 1;
+			pthread_cond_broadcast(&cv);
+			while (!ctl.gate_open)
+				wait_cv(&limit, "the gate", B0);
+			ctl.gate_armed = 0;
+		}
+		work = ctl.gate_work != 0;
 	}
-	work = ctl.gate_work != 0;
+	if (ctl.work[c])
+		work = true;
 	pthread_mutex_unlock(&m);
 	return work;
 }
 
-static pthread_t th[CORES];
+static pthread_t th[THREADS];
 
-static void setup(void)
+/* Build the tree (@leaf_max as tree_build()) and start its threads. */
+static void setup_tree(uint32_t clusters, const uint32_t *cl,
+		       uint32_t leaf_max)
 {
-	static const uint32_t cl[2] = { 2, 2 };
-	int c;
+	uint32_t c, k;
 
-	tree_build(&t, 2, cl, 0, strategy);
-	for (c = 0; c < CORES; c++) {
+	tree_build(&t, clusters, cl, leaf_max, strategy);
+	CHECK(t.cores <= MAX_CORES && t.levels <= MAX_LEVELS);
+	for (c = 0; c < t.cores; c++) {
 		struct coupled_domain *node[COUPLED_DOMAIN_MAX_LEVELS];
-		uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], k;
+		uint32_t id[COUPLED_DOMAIN_MAX_LEVELS];
 
-		CHECK_EQ(tree_path(&t, (uint32_t)c, node, id), LEVELS);
-		for (k = 0; k < LEVELS; k++) {
+		CHECK_EQ(tree_path(&t, c, node, id), t.levels);
+		for (k = 0; k < t.levels; k++) {
 			grp[c][k] = node[k]->group;
 			gid[c][k] = id[k];
 		}
-		ctl.at[c] = -1;
+		if (t.id[c] == 0)
+			coupled_pthread_set_work_check(
+				coupled_group_adapter(t.leaf[c]->group),
+				work_check, t.leaf[c]);
 	}
-	coupled_pthread_set_work_check(coupled_group_adapter(t.leaf[B0]->group),
-				       gate_check, NULL);
-	for (c = 0; c < CORES; c++)
+	for (c = 0; c < THREADS; c++)
+		ctl.at[c] = -1;
+	for (c = 0; c < t.cores; c++)
 		CHECK_EQ(pthread_create(&th[c], NULL, core_main,
 					(void *)(intptr_t)c),
 			 0);
+	CHECK_EQ(pthread_create(&th[CH], NULL, changer_main, NULL), 0);
+}
+
+/* The two-level tree: clusters A (cores 0, 1) and B (2, 3). */
+static void setup(void)
+{
+	static const uint32_t cl[2] = { 2, 2 };
+
+	setup_tree(2, cl, 0);
+}
+
+/* The three-level tree: two clusters of two pairs. */
+static void setup3(void)
+{
+	static const uint32_t cl[2] = { 4, 4 };
+
+	setup_tree(2, cl, 2);
+	CHECK_EQ(t.levels, 3);
 }
 
 static void finish(void)
 {
-	int c;
 	uint32_t n;
+	int c;
 
 	pthread_mutex_lock(&m);
-	for (c = 0; c < CORES; c++) {
+	for (c = 0; c < THREADS; c++) {
+		if (c < CH && c >= (int)t.cores)
+			continue;
 		CHECK_EQ(ctl.done[c], ctl.permits[c]);
 		ctl.permits[c] = -1;
 	}
 	pthread_cond_broadcast(&cv);
 	pthread_mutex_unlock(&m);
-	for (c = 0; c < CORES; c++)
-		CHECK_EQ(pthread_join(th[c], NULL), 0);
+	for (c = 0; c < THREADS; c++)
+		if (c == CH || c < (int)t.cores)
+			CHECK_EQ(pthread_join(th[c], NULL), 0);
 	for (n = 0; n < t.nodes; n++) {
 		/* relaxed: every thread joined. */
 		CHECK_EQ(coupled_load(&t.node[n].candidates, COUPLED_RELAXED),
@@ -328,6 +528,34 @@ static void set_req(int c, int32_t leaf, int32_t root)
 	pthread_mutex_lock(&m);
 	ctl.req[c][0] = leaf;
 	ctl.req[c][ROOT] = root;
+	pthread_mutex_unlock(&m);
+}
+
+/* Every level of core @c gets request @r (three-level tree). */
+static void set_req_all(int c, int32_t r)
+{
+	uint32_t k;
+
+	pthread_mutex_lock(&m);
+	for (k = 0; k < t.levels; k++)
+		ctl.req[c][k] = r;
+	pthread_mutex_unlock(&m);
+}
+
+/* Core @c's deadline at @level: @seconds from now. */
+static void set_deadline(int c, int level, int seconds)
+{
+	pthread_mutex_lock(&m);
+	ctl.deadline[c][level] =
+		coupled_adapter_now(coupled_group_adapter(grp[c][level])) +
+		(uint64_t)seconds * 1000000000u;
+	pthread_mutex_unlock(&m);
+}
+
+static void set_work(int c, int on)
+{
+	pthread_mutex_lock(&m);
+	ctl.work[c] = on;
 	pthread_mutex_unlock(&m);
 }
 
@@ -650,15 +878,387 @@ static void scenario_refuse_with_deadline(void)
 	finish();
 }
 
+/*
+ * The domain's promise over the calls @call[c] of the cores (-1: none, or
+ * a call that did not commit its leaf): two cores of one committed round
+ * learn the same outcome for every level above it, and a committed round of
+ * N members is reported by exactly N of these calls (all or none) when
+ * @complete says every core of such a round is among them.
+ */
+static void check_one_outcome(const int *call, bool complete)
+{
+	uint32_t a, b, k, j;
+
+	for (a = 0; a < t.cores; a++) {
+		const struct coupled_domain_round *ra;
+
+		if (call[a] < 0 || ctl.ret[a][call[a]] != COUPLED_COMMITTED)
+			continue;
+		ra = &ctl.res[a][call[a]];
+		for (k = 0; k < ra->depth; k++) {
+			uint32_t seen = 0;
+			struct coupled_domain *na[COUPLED_DOMAIN_MAX_LEVELS];
+			uint32_t ia[COUPLED_DOMAIN_MAX_LEVELS];
+
+			(void)tree_path(&t, a, na, ia);
+			for (b = 0; b < t.cores; b++) {
+				const struct coupled_domain_round *rb;
+				struct coupled_domain *nb[COUPLED_DOMAIN_MAX_LEVELS];
+				uint32_t ib[COUPLED_DOMAIN_MAX_LEVELS];
+
+				if (call[b] < 0 ||
+				    ctl.ret[b][call[b]] != COUPLED_COMMITTED)
+					continue;
+				rb = &ctl.res[b][call[b]];
+				(void)tree_path(&t, b, nb, ib);
+				if (na[k] != nb[k] || !rb->level[k].committed ||
+				    rb->level[k].generation !=
+					    ra->level[k].generation)
+					continue;
+				seen++;
+				if (b > a)
+						printf("   cores %u and %u: one level-%u "
+					       "round (depths %u, %u)\n",
+					       a, b, k, ra->depth, rb->depth);
+				for (j = k + 1; j < t.levels; j++) {
+					CHECK_EQ(ra->level[j].committed,
+						 rb->level[j].committed);
+					if (ra->level[j].committed)
+						CHECK_EQ(ra->level[j].generation,
+							 rb->level[j].generation);
+				}
+			}
+			if (complete)
+				CHECK_EQ(seen, ra->level[k].members);
+		}
+	}
+}
+
+/*
+ * (f) Leave inside a committed leaf round.  Every core's requests allow
+ * the root (with a root deadline, so nobody gives it up for want of
+ * candidates); all four commit their cluster round and stop before they
+ * try the root (DOMAIN_TRY).  The changer then takes A1 out of every
+ * level; once it is under way (it left the root, or it waits for the calls
+ * of A's cores to end), A0, B0 and B1 go on, and A1 only after A0 acted
+ * and B's cores are in the root's round.
+ * A0 and A1 ran one cluster round: they must learn the same outcome for
+ * the root (both commit it or neither does), and the changer cannot
+ * return while A1's call is in progress.  A second call of A0, B0 and B1
+ * then commits the root without A1.
+ */
+static void scenario_leave_before_root_try(void)
+{
+	static const int first[CORES] = { 0, 0, 0, 0 };
+	static const int second[CORES] = { 1, -1, 1, 1 };
+	struct timespec limit;
+	int c, k;
+
+	setup();
+	for (c = 0; c < CORES; c++) {
+		set_req(c, 2, 2);
+		set_deadline(c, ROOT, DEADLINE_FEW_S);
+		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
+		permit(c);
+	}
+	for (c = 0; c < CORES; c++)
+		expect(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	pthread_mutex_lock(&m);
+	ctl.ch_join = 0;
+	ctl.ch_core = A1;
+	pthread_mutex_unlock(&m);
+	permit(CH);
+	/* Under way: it left the root, or it drains A's calls first. */
+	deadline_of(&limit);
+	pthread_mutex_lock(&m);
+	while (!ctl.hits[CH][ROOT][TP_LEFT] &&
+	       !ctl.hits[CH][0][COUPLED_HOOK_DOMAIN_DRAIN] &&
+	       ctl.done[CH] < ctl.permits[CH])
+		wait_cv(&limit, "the root's leave or the drain", CH);
+	CHECK(ctl.done[CH] == 0);
+	printf("   the changer %s\n", ctl.hits[CH][ROOT][TP_LEFT]
+					  ? "left the root"
+					  : "drains A's calls");
+	pthread_mutex_unlock(&m);
+	release(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	wait_actions(A0, 1, LIMIT_S, "A0 after the root try");
+	/*
+	 * B's cores are in the root's round: committed with A0, or resting
+	 * there (a change of the root's membership then ends their wait).
+	 */
+	deadline_of(&limit);
+	pthread_mutex_lock(&m);
+	while ((!ctl.hits[B0][ROOT][COUPLED_HOOK_PHASE1_SLEEP] &&
+		!ctl.actions[B0]) ||
+	       (!ctl.hits[B1][ROOT][COUPLED_HOOK_PHASE1_SLEEP] &&
+		!ctl.actions[B1]))
+		wait_cv(&limit, "the root's round", B0);
+	/* A1's call is in progress: the change cannot be over. */
+	CHECK_EQ(ctl.done[CH], 0);
+	pthread_mutex_unlock(&m);
+	release(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 0; c < CORES; c++)
+		CHECK_EQ(result(c, 0), COUPLED_COMMITTED);
+	CHECK_EQ(result(CH, 0), 0);
+	for (c = 0; c < CORES; c++)
+		printf("   core %d: depth %u, root %s\n", c,
+		       ctl.res[c][0].depth,
+		       coupled_strerror(lvl(c, 0, ROOT)->outcome));
+	/* One cluster round: the same outcome at the root. */
+	CHECK_EQ(lvl(A0, 0, 0)->generation, lvl(A1, 0, 0)->generation);
+	CHECK_EQ(ctl.res[A0][0].depth, ctl.res[A1][0].depth);
+	check_one_outcome(first, true);
+	/* A1 is out of every level. */
+	for (k = 0; k < (int)t.levels; k++)
+		CHECK(!coupled_is_member(grp[A1][k], gid[A1][k]));
+	/* The others commit the root without A1. */
+	for (c = 0; c < CORES; c++) {
+		if (c == A1)
+			continue;
+		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
+		permit(c);
+	}
+	for (c = 0; c < CORES; c++)
+		if (c != A1)
+			expect(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 0; c < CORES; c++)
+		if (c != A1)
+			release(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 0; c < CORES; c++) {
+		if (c == A1)
+			continue;
+		CHECK_EQ(result(c, 1), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.res[c][1].depth, 2);
+		CHECK_EQ(lvl(c, 1, ROOT)->members, 3);
+	}
+	check_one_outcome(second, true);
+	finish();
+}
+
+/*
+ * (g) Join inside a leaf round: the mirror window.  A1 starts out of every
+ * level; B's cores commit B and stop before the root (every core's
+ * requests allow the root; A's cores have a root deadline, B's wait there
+ * only while every core under it is a candidate).  The changer joins A1
+ * and stops right after the leaf's group took it in (JOINED at level 0);
+ * A0 and A1 then call.  Where their calls get in, they commit one cluster
+ * round and stop before the root; everybody goes on, A1 last (once A0
+ * acted), and the changer once A1 acted too.  A0 and A1 must learn the same outcome for the root; if the
+ * root committed, with all its members.  (A domain that stops the leaf's
+ * calls while one of its cores changes membership turns A0's and A1's
+ * calls away instead: no round, nothing to split.)  Finally all four
+ * commit the root, A1 a member of every level.
+ */
+static void scenario_join_during_leaf_round(void)
+{
+	static const int first[CORES] = { 0, 0, 0, 0 };
+	static const int second[CORES] = { 1, 1, 1, 1 };
+	int c, k, held[CORES] = { 0 };
+
+	setup();
+	CHECK_EQ(coupled_domain_leave(t.leaf[A1], t.id[A1]), 0);
+	for (c = 0; c < CORES; c++) {
+		set_req(c, 2, 2);
+		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
+	}
+	set_deadline(A0, ROOT, DEADLINE_FEW_S);
+	set_deadline(A1, ROOT, DEADLINE_FEW_S);
+	permit(B0);
+	permit(B1);
+	expect(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	expect(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	pthread_mutex_lock(&m);
+	ctl.ch_join = 1;
+	ctl.ch_core = A1;
+	pthread_mutex_unlock(&m);
+	set_brk(CH, 0, TP_JOINED, 1);
+	permit(CH);
+	if (!stop_or_return(CH, 0, TP_JOINED)) {
+		fprintf(stderr, "the changer returned without joining A's "
+				"group through coupled_join()\n");
+		exit(1);
+	}
+	CHECK(coupled_is_member(grp[A1][0], gid[A1][0]));
+	permit(A0);
+	permit(A1);
+	held[A0] = stop_or_return(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	held[A1] = stop_or_return(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	if (held[A0]) {
+		release(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+		wait_actions(A0, 1, LIMIT_S, "A0 after the root try");
+	}
+	if (held[A1]) {
+		release(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+		wait_actions(A1, 1, LIMIT_S, "A1 after the root try");
+	}
+	release(CH, 0, TP_JOINED);
+	CHECK_EQ(result(CH, 0), 0);
+	for (c = 0; c < CORES; c++) {
+		int r = result(c, 0);
+
+		if (r == COUPLED_COMMITTED)
+			printf("   core %d: depth %u, root %s\n", c,
+			       ctl.res[c][0].depth,
+			       coupled_strerror(lvl(c, 0, ROOT)->outcome));
+	}
+	/* A's cores: one cluster round (the same outcome above) or none. */
+	CHECK_EQ(ctl.ret[A0][0] == COUPLED_COMMITTED,
+		 ctl.ret[A1][0] == COUPLED_COMMITTED);
+	if (ctl.ret[A0][0] == COUPLED_COMMITTED) {
+		CHECK_EQ(lvl(A0, 0, 0)->generation, lvl(A1, 0, 0)->generation);
+		CHECK_EQ(ctl.res[A0][0].depth, ctl.res[A1][0].depth);
+	}
+	check_one_outcome(first, true);
+	for (c = 0; c < CORES; c++)
+		if (ctl.ret[c][0] == COUPLED_COMMITTED &&
+		    lvl(c, 0, ROOT)->committed)
+			CHECK_EQ(lvl(c, 0, ROOT)->members, 4);
+	/* A1 is a member of every level: all four commit the root. */
+	for (k = 0; k < (int)t.levels; k++)
+		CHECK(coupled_is_member(grp[A1][k], gid[A1][k]));
+	for (c = 0; c < CORES; c++) {
+		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
+		permit(c);
+	}
+	for (c = 0; c < CORES; c++)
+		expect(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 0; c < CORES; c++)
+		release(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 0; c < CORES; c++) {
+		CHECK_EQ(result(c, 1), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.res[c][1].depth, 2);
+		CHECK_EQ(lvl(c, 1, ROOT)->members, 4);
+	}
+	check_one_outcome(second, true);
+	finish();
+}
+
+/*
+ * Three levels: every core's requests allow every level, and every core
+ * commits its pair and stops before its cluster (DOMAIN_TRY at level 1).
+ * From here on every core is a candidate of every level until the script
+ * lets it give one up.
+ */
+static void all_in_calls(void)
+{
+	int c;
+
+	for (c = 0; c < (int)t.cores; c++) {
+		set_req_all(c, 1);
+		set_brk(c, 1, COUPLED_HOOK_DOMAIN_TRY, 1);
+		permit(c);
+	}
+	for (c = 0; c < (int)t.cores; c++)
+		expect(c, 1, COUPLED_HOOK_DOMAIN_TRY);
+}
+
+/*
+ * (h) Three levels.  Core 0 rests at the root (its deadline there is
+ * DEADLINE_FAR_S away); the other seven cores committed their pair and
+ * cluster rounds (all_in_calls(), then on) and stop before the root, so every core is a candidate.
+ * Work turns up for core 0 through its leaf's work check, which wakes
+ * nobody, and coupled_domain_wake() is called for it: core 0 must leave
+ * the root at once (well within PROMPT_S) with COUPLED_ABORT_WORK there.
+ * A wake that misses the core's root slot leaves it asleep until its
+ * deadline, and the wait for its action fails.
+ */
+static void scenario_wake_above_leaf(void)
+{
+	const int top = 2;
+	int c;
+
+	setup3();
+	all_in_calls();
+	set_deadline(0, top, DEADLINE_FAR_S);
+	set_brk(0, top, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	for (c = 1; c < (int)t.cores; c++)
+		set_brk(c, top, COUPLED_HOOK_DOMAIN_TRY, 1);
+	for (c = 0; c < (int)t.cores; c++)
+		release(c, 1, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 1; c < (int)t.cores; c++)
+		expect(c, top, COUPLED_HOOK_DOMAIN_TRY);
+	expect_rest(0, top);
+	set_work(0, 1);
+	CHECK_EQ(coupled_domain_wake(t.leaf[0], t.id[0]), 0);
+	wait_actions(0, 1, PROMPT_S, "core 0 woken at the root");
+	set_work(0, 0);
+	for (c = 1; c < (int)t.cores; c++)
+		release(c, top, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 0; c < (int)t.cores; c++) {
+		CHECK_EQ(result(c, 0), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.res[c][0].depth, 2);
+		CHECK_EQ(lvl(c, 0, 1)->members, 4);
+		CHECK(!lvl(c, 0, top)->committed);
+		CHECK_EQ(lvl(c, 0, top)->outcome,
+			 c ? COUPLED_DOMAIN_CANNOT : COUPLED_ABORT_WORK);
+	}
+	finish();
+}
+
+/*
+ * (i) Three levels.  Cores 0 and 2 (cluster 0, one of each pair) rest at
+ * the root, which has no deadline: they wait only while every core is a
+ * candidate.  Cores 1 and 3 stop before the root; cluster 1's cores
+ * committed their pairs and stop before their cluster.  Core 4 then finds
+ * work and gives its cluster up (COUPLED_ABORT_WORK), and with it the root
+ * two levels above its leaf: that give-up must kick the root's waiters,
+ * which see a core under the root no longer a candidate and leave at once
+ * (COUPLED_DOMAIN_CANNOT).  Kicking only the level given up first leaves
+ * them asleep, and the wait for their actions fails.
+ */
+static void scenario_give_up_kicks_two_up(void)
+{
+	const int top = 2;
+	int c;
+
+	setup3();
+	all_in_calls();
+	set_brk(0, top, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	set_brk(2, top, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	set_brk(1, top, COUPLED_HOOK_DOMAIN_TRY, 1);
+	set_brk(3, top, COUPLED_HOOK_DOMAIN_TRY, 1);
+	for (c = 0; c < 4; c++)
+		release(c, 1, COUPLED_HOOK_DOMAIN_TRY);
+	expect(1, top, COUPLED_HOOK_DOMAIN_TRY);
+	expect(3, top, COUPLED_HOOK_DOMAIN_TRY);
+	expect_rest(0, top);
+	expect_rest(2, top);
+	set_work(4, 1);
+	release(4, 1, COUPLED_HOOK_DOMAIN_TRY);
+	wait_actions(4, 1, LIMIT_S, "core 4 after giving its cluster up");
+	wait_actions(0, 1, PROMPT_S, "core 0 kicked at the root");
+	wait_actions(2, 1, PROMPT_S, "core 2 kicked at the root");
+	set_work(4, 0);
+	release(1, top, COUPLED_HOOK_DOMAIN_TRY);
+	release(3, top, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 5; c < 8; c++)
+		release(c, 1, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 0; c < (int)t.cores; c++)
+		CHECK_EQ(result(c, 0), COUPLED_COMMITTED);
+	for (c = 0; c < 4; c++) {
+		CHECK_EQ(ctl.res[c][0].depth, 2);
+		CHECK_EQ(lvl(c, 0, top)->outcome, COUPLED_DOMAIN_CANNOT);
+	}
+	for (c = 4; c < 8; c++) {
+		CHECK_EQ(ctl.res[c][0].depth, 1);
+		CHECK_EQ(lvl(c, 0, 1)->outcome,
+			 c == 4 ? COUPLED_ABORT_WORK : COUPLED_DOMAIN_CANNOT);
+		CHECK_EQ(lvl(c, 0, top)->outcome, COUPLED_DOMAIN_NOT_TRIED);
+	}
+	finish();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } scenarios[] = {
-	{ "cannot_while_other_aborts", scenario_cannot_while_other_aborts },
-	{ "system_after_cluster", scenario_system_after_cluster },
-	{ "root_deadline", scenario_root_deadline },
-	{ "abandon_and_retry", scenario_abandon_and_retry },
-	{ "refuse_with_deadline", scenario_refuse_with_deadline },
+#define DOMAIN_SCENARIO(name) { #name, scenario_##name },
+#include "domain_scenarios.def"
+#undef DOMAIN_SCENARIO
 };
 
 int main(int argc, char **argv)

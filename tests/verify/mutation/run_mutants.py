@@ -49,7 +49,8 @@ check/variant (unit/direct, relacy/settled, ...):
   domain_c   the domain C tests with the pthread adapter: the stress
              (tests/core/domain/test_domain_stress.c) on a 2-level tree, a
              3-level one and a 3-level one with churn, and every scenario
-             of test_domain_scenario.c with futex and condvar
+             of test_domain_scenario.c (domain_scenarios.def) with futex
+             and condvar
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
   adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
              relacy_arm.cpp or relacy_linux.cpp, every check), with the
@@ -431,6 +432,22 @@ LOGIC_MUTANTS = [
      DOMAIN_H,
      "\tif (ret == COUPLED_ABORT_CALLER && c->fired)",
      "\tif (0 && ret == COUPLED_ABORT_CALLER && c->fired)"),
+    ("domain_give_up_kicks_from_only",
+     "a give-up kicks the waiters of the first level it gives up only (those"
+     " of the levels above rest on, though the level cannot commit)",
+     DOMAIN_H,
+     "\t\tif (coupled_load(&d->waiting, COUPLED_SEQ_CST))\n"
+     "\t\t\t(void)coupled_group_kick(d->group);",
+     "\t\tif (coupled_load(&d->waiting, COUPLED_SEQ_CST) && k == from)\n"
+     "\t\t\t(void)coupled_group_kick(d->group);"),
+    ("domain_wake_leaf_only",
+     "coupled_domain_wake() wakes the core's leaf slot only (a core resting"
+     " above its leaf sleeps on)",
+     DOMAIN_H,
+     "\tfor (k = 0; k < levels; k++) {\n"
+     "\t\tstruct coupled_group *g = node[k]->group;",
+     "\tfor (k = 0; k < 1; k++) {\n"
+     "\t\tstruct coupled_group *g = node[k]->group;"),
     ("group_kick_wakes_nobody",
      "coupled_group_kick() walks the roster but wakes nobody",
      GROUP_H,
@@ -760,6 +777,22 @@ ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
 ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, LINUX_H]
 # The domains' Relacy program, and their C tests (each run if present).
 DOMAIN_RELACY = "tests/verify/relacy/relacy_domain.cpp"
+# The domain scenarios: the one list that test_domain_scenario.c and
+# tests/core/domain/CMakeLists.txt read too.
+DOMAIN_SCENARIO_LIST = "tests/core/domain/domain_scenarios.def"
+
+
+def domain_scenario_names():
+    """The names of domain_scenarios.def, in its order (none if absent)."""
+    path = os.path.join(ROOT, DOMAIN_SCENARIO_LIST)
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [m.group(1) for m in
+                (re.match(r"^DOMAIN_SCENARIO\(([a-z0-9_]+)\)$", line.strip())
+                 for line in f) if m]
+
+
 # Each C test with the runs the check makes of it (a smaller share of the
 # ctest rows: 2- and 3-level trees, the churn, every scenario per strategy).
 DOMAIN_C_TESTS = {
@@ -773,9 +806,7 @@ DOMAIN_C_TESTS = {
     ],
     "tests/core/domain/test_domain_scenario.c": [
         [name, strategy]
-        for name in ("cannot_while_other_aborts", "system_after_cluster",
-                     "root_deadline", "abandon_and_retry",
-                     "refuse_with_deadline")
+        for name in domain_scenario_names()
         for strategy in ("futex", "condvar")],
 }
 
