@@ -39,7 +39,7 @@ static void dom_hook(struct coupled_group *g, uint32_t self, int point);
 #define B1 3
 #define ROOT 1
 
-static struct tree t;
+static struct domain_tree t;
 static int strategy = COUPLED_PTHREAD_FUTEX;
 static struct coupled_group *grp[CORES][LEVELS];
 static uint32_t gid[CORES][LEVELS];

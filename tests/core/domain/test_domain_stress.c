@@ -72,7 +72,7 @@ struct worker {
 	unsigned long outcome[LEVELS_MAX][16];
 };
 
-static struct tree t;
+static struct domain_tree t;
 static struct worker workers[TREE_MAX_CORES];
 static struct rec *recs[TREE_MAX_NODES];
 static uint32_t rec_size[TREE_MAX_NODES];
