@@ -198,6 +198,15 @@ static void action(const struct coupled_domain_round *r, void *ctx)
 	for (k = 0; k < r->depth; k++) {
 		uint32_t x = domain_tree_index(&t, node[k]);
 
+		/*
+		 * While no core has left (no change, no thread done), a round
+		 * has every core under its node.  seq_cst: a thread counts
+		 * itself done before its leave, which precedes any round
+		 * without it.
+		 */
+		if (!churn && !changer && !atomic_load(&finished))
+			CHECK_EQ(r->level[k].members, t.ncores[x]);
+
 		/* Checked by the report that completes the round. */
 		if (domain_oracle_report(
 			    &recs[x][r->level[k].generation % RING], r, k,
