@@ -81,7 +81,7 @@ static int changer_leave(struct coupled_group *g, uint32_t id);
 _Static_assert(COUPLED_HOOK_DOMAIN_DRAIN < TP_JOINED,
 	       "the test's points follow the library's");
 
-static struct tree t;
+static struct domain_tree t;
 static int strategy = COUPLED_PTHREAD_FUTEX;
 static struct coupled_group *grp[MAX_CORES][MAX_LEVELS];
 static uint32_t gid[MAX_CORES][MAX_LEVELS];

@@ -26,7 +26,7 @@
 #include "tree.h"
 #include "variant.h"
 
-static struct tree t;
+static struct domain_tree t;
 
 /* ---- set-up ----------------------------------------------------------- */
 

@@ -21,27 +21,33 @@
  * cluster or the system level (a negative request there), pending work
  * (the leaf's work hook) and the caller's should_abort at the leaf, the
  * cluster and the system, each armed to fire after a random number of
- * polls.  Each call runs until TORTURE_LEAF_ROUNDS leaf rounds committed
+ * polls.  Each core calls until TORTURE_LEAF_ROUNDS leaf rounds committed
  * in all.
  *
- * The oracle, on the target, per level:
- *  - inside the action: the levels 0..depth-1 committed, each with its
- *    round, the member count of its node (1, 2, 4) and its parameter; the
- *    first level that did not commit says why (REFUSED exactly when the
- *    core's request refused it, else CANNOT, work or the caller), every
- *    level above it NOT_TRIED; generations of each level grow;
- *  - every committed cluster and system round (node, generation) is
- *    reported by every core under the node exactly once, all with the same
- *    generation and parameter, which is the minimum of their requests, and
- *    all with the same outcome (committed or not) of every level above:
- *    each core folds its report into the node's record; the core whose
- *    report completes the count checks the record and clears it (the
- *    node's next round commits only after every core of this one left the
- *    action, so the record is never shared by two rounds unless a core is
- *    missing from one, which the next round's check then sees);
- *  - after the run: each core's count of committed rounds of a level
- *    equals its node's round count (and the library's own count); no
- *    record is left half-filled;
+ * Membership changes inside the calls: core 1 (global numbering: cluster
+ * 0's second core) leaves the domain and rejoins it over and over, and it
+ * is not its own changer: core 3 (cluster 1's second core), between two of
+ * its own calls, about one call in TORTURE_CHANGE_EVERY, calls
+ * coupled_domain_leave() or coupled_domain_join() for it while core 1 and
+ * the others keep calling, so the change lands wherever core 1's call is.
+ * Core 1's calls while it is out return COUPLED_ENOENT (or, during a
+ * change, COUPLED_ABORT_MEMBERSHIP), and it yields before the next.
+ *
+ * The oracle, on the target, per level (tests/common/domain_oracle.h, the
+ * one of the hosted stress test and the kernel's domain test):
+ *  - inside the action: the call's outcome vector is well formed and the
+ *    action runs once per committed call; the first level that did not
+ *    commit says why (REFUSED exactly when the core's request refused it,
+ *    else CANNOT, work, the caller or a membership change); generations of
+ *    each level grow;
+ *  - every committed round of every node (the leaves, the clusters, the
+ *    system) was reported by exactly its members, each once, all with the
+ *    same generation and parameter, which is the minimum of their
+ *    requests, and all with the same outcome of every level above (no
+ *    split): the report that completes a round checks it;
+ *  - after the run: no round left half reported; the cores' entries of
+ *    each node equal the library's count of its commits; both membership
+ *    changes happened at least TORTURE_MIN_CHANGES times each;
  *  - termination: a core that sees no leaf round commit anywhere for
  *    TORTURE_WATCHDOG_S seconds while it waits fails the run (a level that
  *    cannot commit kept cores waiting), and core 0 fails it likewise if a
@@ -51,6 +57,7 @@
  * or "domain_torture: FAIL ..." and exits through the board (semihosting:
  * the exit status is the verdict).  Built with -DCOUPLED_ARM_WFE_ONLY=1 the
  * groups run the direct protocol, otherwise the settled one (WFE both).
+ * The tree is the shared builder's (tests/common/domain_tree.h).
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -59,6 +66,12 @@
 #include "board.h"
 #include "coupled/coupled.h"
 #include "coupled/domain.h"
+
+#define DOMAIN_TREE_MAX_CORES 4u
+#define DOMAIN_TREE_MAX_NODES 7u
+#define DOMAIN_ORACLE_MAX_MEMBERS 32u
+#include "domain_oracle.h"
+#include "domain_tree.h"
 
 #ifndef TORTURE_LEAF_ROUNDS
 #define TORTURE_LEAF_ROUNDS 100000u
@@ -72,6 +85,13 @@
 #endif
 #ifndef TORTURE_SEED
 #define TORTURE_SEED 0u
+#endif
+/* The changer's calls per membership change of the changed core, about. */
+#ifndef TORTURE_CHANGE_EVERY
+#define TORTURE_CHANGE_EVERY 16u
+#endif
+#ifndef TORTURE_MIN_CHANGES
+#define TORTURE_MIN_CHANGES 100u
 #endif
 #if defined(__aarch64__)
 #define TORTURE_ARCH "aarch64"
@@ -88,6 +108,9 @@
 #define NCLUSTERS 2u
 #define LEVELS 3u
 #define OUTCOMES 11 /* COUPLED_COMMITTED .. COUPLED_DOMAIN_NOT_TRIED */
+#define RING 4u     /* oracle records per node, indexed by generation */
+#define CHANGED 1u  /* the core that leaves and rejoins (global number) */
+#define CHANGER 3u  /* the core that changes it */
 
 /* An abort armed for one call: fires once its poll count has run out. */
 struct armed {
@@ -99,51 +122,33 @@ struct core {
 	uint32_t cpu;     /* board index */
 	uint32_t cluster; /* 0 or 1 */
 	uint32_t pos;     /* position in the cluster, 0 or 1 */
+	uint32_t global;  /* cluster * 2 + pos: the tree's core number */
 	uint64_t mpidr;
 	uint64_t rng;
 	int32_t requests[LEVELS];
 	struct armed work;
 	struct armed caller[LEVELS];
+	struct domain_oracle_call call;
 	/* Watchdog: the last leaf count seen and when. */
 	uint32_t seen_done;
 	uint64_t seen_at;
 	/* Written by this core only; read by core 0 after the finish. */
 	uint32_t calls;
-	uint32_t call_actions; /* actions run in the current call */
 	uint32_t commits[LEVELS];
 	uint32_t outcomes[LEVELS][OUTCOMES];
 	uint32_t leaf_aborts[COUPLED_ABORT_REASONS];
+	uint32_t out;           /* calls while out of the domain */
+	uint32_t leaves, joins; /* the changer's changes */
+	bool in;                /* the changer: the changed core is in */
 	bool have_gen[LEVELS];
 	uint32_t last_gen[LEVELS];
 } __attribute__((aligned(64)));
 
-/*
- * One node's record of the round in flight: bit sets and AND/OR folds, so
- * that equality is and == or and no CAS loop is needed.
- */
-struct record {
-	atomic_uint count; /* reports so far */
-	atomic_uint ran;   /* bit: the core (id in the node) reported */
-	atomic_uint gen_and, gen_or;
-	atomic_uint param_and, param_or;
-	atomic_uint requests;            /* bit r: some core requested r */
-	atomic_uint above_and, above_or; /* committed levels above, as bits */
-	atomic_uint rounds;              /* rounds checked complete */
-};
-
-static struct coupled_group leaf_group[NCORES];
-static struct coupled_slot leaf_slot[NCORES][1];
-static struct coupled_domain leaf_node[NCORES];
-static struct coupled_group cluster_group[NCLUSTERS];
-static struct coupled_slot cluster_slot[NCLUSTERS][2];
-static struct coupled_domain cluster_node[NCLUSTERS];
-static struct coupled_group system_group;
-static struct coupled_slot system_slot[NCORES];
-static struct coupled_domain system_node;
-
-static struct record cluster_rec[NCLUSTERS], system_rec;
+static struct domain_tree tree;
+static struct domain_oracle_level rec[DOMAIN_TREE_MAX_NODES][RING];
 static struct core cores[NCORES];
-static atomic_uint leaf_done; /* committed leaf rounds, all cores */
+static uint32_t cpu_of[NCORES]; /* global core number -> board index */
+static atomic_uint leaf_done;   /* committed leaf rounds, all cores */
 static atomic_uint arrived, started, finished;
 static atomic_flag print_lock = ATOMIC_FLAG_INIT;
 static uint32_t ncpus;
@@ -270,131 +275,32 @@ static bool caller_abort(void *arg, uint32_t self)
 	return fires((struct armed *)arg);
 }
 
-static struct record *record_of(const struct core *c, uint32_t k)
-{
-	return k == 1 ? &cluster_rec[c->cluster] : &system_rec;
-}
-
-static void record_clear(struct record *rec)
-{
-	/*
-	 * relaxed, every store: the clearing core is the last reporter of
-	 * the round; the node's next round commits only after it left the
-	 * action (the group's release/acquire), which orders these stores
-	 * before the next round's reports.
-	 */
-	atomic_store_explicit(&rec->ran, 0u, memory_order_relaxed);
-	atomic_store_explicit(&rec->gen_and, 0xffffffffu, memory_order_relaxed);
-	atomic_store_explicit(&rec->gen_or, 0u, memory_order_relaxed);
-	atomic_store_explicit(&rec->param_and, 0xffffffffu,
-			      memory_order_relaxed);
-	atomic_store_explicit(&rec->param_or, 0u, memory_order_relaxed);
-	atomic_store_explicit(&rec->requests, 0u, memory_order_relaxed);
-	atomic_store_explicit(&rec->above_and, 0xffffffffu,
-			      memory_order_relaxed);
-	atomic_store_explicit(&rec->above_or, 0u, memory_order_relaxed);
-	atomic_store_explicit(&rec->count, 0u, memory_order_relaxed);
-}
-
-/*
- * One core's report of a committed level-k round (k >= 1); the report that
- * completes the count checks the round and clears the record.
- */
-static void report_level(struct core *c, const struct coupled_domain_round *r,
-			 uint32_t k)
-{
-	const struct coupled_domain_level *l = &r->level[k];
-	struct record *rec = record_of(c, k);
-	uint32_t want = k == 1 ? 2u : 4u, self = l->round->self;
-	uint32_t above = 0, j, n, bit, g_and, g_or, p_and, p_or, a_and, a_or;
-	uint32_t reqs, min;
-
-	for (j = k + 1; j < r->levels; j++)
-		if (r->level[j].committed)
-			above |= 1u << j;
-	if (self >= want)
-		fail(c->cpu, "member id beyond the node", k, self);
-	/* relaxed: atomicity alone makes the bit exact. */
-	bit = atomic_fetch_or_explicit(&rec->ran, 1u << self,
-				       memory_order_relaxed);
-	if (bit & (1u << self))
-		fail(c->cpu,
-		     "reported a round twice (or a round lacked a core)", k,
-		     l->generation);
-	/* relaxed, the folds: the count's acq_rel orders them (below). */
-	atomic_fetch_and_explicit(&rec->gen_and, l->generation,
-				  memory_order_relaxed);
-	atomic_fetch_or_explicit(&rec->gen_or, l->generation,
-				 memory_order_relaxed);
-	atomic_fetch_and_explicit(&rec->param_and, (uint32_t)l->param,
-				  memory_order_relaxed);
-	atomic_fetch_or_explicit(&rec->param_or, (uint32_t)l->param,
-				 memory_order_relaxed);
-	atomic_fetch_or_explicit(&rec->requests, 1u << c->requests[k],
-				 memory_order_relaxed);
-	atomic_fetch_and_explicit(&rec->above_and, above, memory_order_relaxed);
-	atomic_fetch_or_explicit(&rec->above_or, above, memory_order_relaxed);
-	/*
-	 * acq_rel: each reporter's release orders its folds before its
-	 * increment; the completer's acquire orders all of them before its
-	 * checks.
-	 */
-	n = atomic_fetch_add_explicit(&rec->count, 1u, memory_order_acq_rel) +
-	    1u;
-	if (n > want)
-		fail(c->cpu, "more reports than cores under the node", k, n);
-	if (n < want)
-		return;
-	/* relaxed, the loads: ordered by the acquire above. */
-	if (atomic_load_explicit(&rec->ran, memory_order_relaxed) !=
-	    (1u << want) - 1u)
-		fail(c->cpu, "a core of the node did not report the round", k,
-		     atomic_load_explicit(&rec->ran, memory_order_relaxed));
-	g_and = atomic_load_explicit(&rec->gen_and, memory_order_relaxed);
-	g_or = atomic_load_explicit(&rec->gen_or, memory_order_relaxed);
-	if (g_and != g_or)
-		fail(c->cpu, "cores of one round saw different generations",
-		     g_and, g_or);
-	p_and = atomic_load_explicit(&rec->param_and, memory_order_relaxed);
-	p_or = atomic_load_explicit(&rec->param_or, memory_order_relaxed);
-	if (p_and != p_or)
-		fail(c->cpu, "cores of one round saw different parameters",
-		     p_and, p_or);
-	reqs = atomic_load_explicit(&rec->requests, memory_order_relaxed);
-	for (min = 0; min < 32u && !(reqs & (1u << min)); min++)
-		;
-	if (p_and != min)
-		fail(c->cpu, "parameter != the minimum of the requests", p_and,
-		     min);
-	a_and = atomic_load_explicit(&rec->above_and, memory_order_relaxed);
-	a_or = atomic_load_explicit(&rec->above_or, memory_order_relaxed);
-	if (a_and != a_or)
-		fail(c->cpu, "cores of one round disagree on a level above",
-		     (uint64_t)k << 32 | a_and, a_or);
-	/* relaxed: read by core 0 after the finish. */
-	atomic_fetch_add_explicit(&rec->rounds, 1u, memory_order_relaxed);
-	record_clear(rec);
-}
-
 static bool outcome_is_abort(int o)
 {
 	return o == COUPLED_DOMAIN_CANNOT || o == COUPLED_ABORT_WORK ||
-	       o == COUPLED_ABORT_CALLER;
+	       o == COUPLED_ABORT_CALLER || o == COUPLED_ABORT_MEMBERSHIP;
+}
+
+static __attribute__((noreturn)) void
+oracle_fail(struct core *c, const struct oracle_failure *f, uint32_t k)
+{
+	fail(c->cpu, f->what, ((uint64_t)k << 32) | (uint32_t)f->a,
+	     (uint64_t)f->b);
 }
 
 /* The action: check the levels of this call, report the committed ones. */
 static void action(const struct coupled_domain_round *r, void *ctx)
 {
 	struct core *c = (struct core *)ctx;
-	static const uint32_t members[LEVELS] = { 1u, 2u, 4u };
-	uint32_t k;
+	struct coupled_domain *node[COUPLED_DOMAIN_MAX_LEVELS];
+	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], k;
+	struct oracle_failure f;
 
-	if (++c->call_actions != 1u)
-		fail(c->cpu, "the action ran twice in one call", c->calls,
-		     c->call_actions);
-	if (r->core != 0u || r->levels != LEVELS || r->depth < 1u ||
-	    r->depth > LEVELS)
-		fail(c->cpu, "bad round", r->levels, r->depth);
+	if (domain_tree_path(&tree, c->global, node, id) != LEVELS ||
+	    r->levels != LEVELS || r->core != 0u)
+		fail(c->cpu, "bad round", r->levels, r->core);
+	if (domain_oracle_shape(&c->call, r, c->requests, &f))
+		oracle_fail(c, &f, r->depth);
 	for (k = 0; k < LEVELS; k++) {
 		const struct coupled_domain_level *l = &r->level[k];
 		int o = l->outcome;
@@ -404,20 +310,6 @@ static void action(const struct coupled_domain_round *r, void *ctx)
 			     (uint64_t)(int64_t)o);
 		c->outcomes[k][o]++;
 		if (k < r->depth) {
-			if (!l->committed || o != COUPLED_COMMITTED ||
-			    !l->round)
-				fail(c->cpu,
-				     "a level below depth not committed", k,
-				     (uint64_t)(int64_t)o);
-			if (l->members != members[k] ||
-			    l->round->members != members[k] ||
-			    l->param != l->round->param ||
-			    l->generation != l->round->generation)
-				fail(c->cpu, "a level's round disagrees", k,
-				     l->members);
-			if (c->requests[k] < 0)
-				fail(c->cpu, "a refused level committed", k,
-				     (uint64_t)(int64_t)c->requests[k]);
 			if (c->have_gen[k] &&
 			    (int32_t)(l->generation - c->last_gen[k]) <= 0)
 				fail(c->cpu, "a level's generation went back",
@@ -425,22 +317,8 @@ static void action(const struct coupled_domain_round *r, void *ctx)
 			c->have_gen[k] = true;
 			c->last_gen[k] = l->generation;
 			c->commits[k]++;
-			continue;
-		}
-		if (l->committed || l->round)
-			fail(c->cpu, "a level above depth committed", k,
-			     r->depth);
-		if (k > r->depth) {
-			if (o != COUPLED_DOMAIN_NOT_TRIED)
-				fail(c->cpu,
-				     "a level above the first failure "
-				     "was tried",
-				     k, (uint64_t)(int64_t)o);
-		} else if (c->requests[k] < 0) {
-			if (o != COUPLED_DOMAIN_REFUSED)
-				fail(c->cpu, "a refused level not REFUSED", k,
-				     (uint64_t)(int64_t)o);
-		} else if (!outcome_is_abort(o)) {
+		} else if (k == r->depth && o != COUPLED_DOMAIN_REFUSED &&
+			   !outcome_is_abort(o)) {
 			fail(c->cpu, "a level failed for no reason", k,
 			     (uint64_t)(int64_t)o);
 		}
@@ -448,15 +326,44 @@ static void action(const struct coupled_domain_round *r, void *ctx)
 	if (r->level[0].param != c->requests[0])
 		fail(c->cpu, "leaf parameter != the request", r->level[0].param,
 		     (uint64_t)(int64_t)c->requests[0]);
-	for (k = r->depth; k-- > 1u;)
-		report_level(c, r, k);
+	for (k = 0; k < r->depth; k++) {
+		uint32_t n = domain_tree_index(&tree, node[k]);
+
+		if (domain_oracle_report(&rec[n][r->level[k].generation % RING],
+					 r, k, c->requests[k],
+					 coupled_reduce_min, &f) < 0)
+			oracle_fail(c, &f, k);
+	}
 	/* relaxed: a count; read for the stop and by the watchdog. */
 	atomic_fetch_add_explicit(&leaf_done, 1u, memory_order_relaxed);
+}
+
+/*
+ * The changer, between two of its own calls: take the changed core out of
+ * every level, or put it back, whatever its call is doing now.
+ */
+static void change(struct core *c)
+{
+	struct coupled_domain *leaf = tree.leaf[CHANGED];
+	int rc;
+
+	if (c->in) {
+		rc = coupled_domain_leave(leaf, tree.id[CHANGED]);
+		c->leaves++;
+	} else {
+		rc = coupled_domain_join(leaf, tree.id[CHANGED]);
+		c->joins++;
+	}
+	if (rc != 0)
+		fail(c->cpu, "a membership change refused",
+		     (uint64_t)(int64_t)rc, c->in);
+	c->in = !c->in;
 }
 
 static void run(struct core *c)
 {
 	struct coupled_abort_opts opts[LEVELS];
+	struct oracle_failure f;
 	uint32_t k;
 	int rc;
 
@@ -480,32 +387,39 @@ static void run(struct core *c)
 		c->work.on = rnd(c, 32) == 0;
 		c->work.polls = rnd(c, 64);
 		c->calls++;
-		c->call_actions = 0;
-		rc = coupled_domain_enter_opts(&leaf_node[c->cpu], 0,
+		domain_oracle_call_begin(&c->call);
+		rc = coupled_domain_enter_opts(tree.leaf[c->global], 0,
 					       c->requests, action, c, opts);
-		if (rc < 0 || rc >= COUPLED_ABORT_REASONS)
+		if (domain_oracle_call_end(&c->call, rc, &f))
+			oracle_fail(c, &f, 0);
+		if (rc == COUPLED_ENOENT && c->global == CHANGED) {
+			c->out++; /* out of the domain for now */
+			COUPLED_ARM_YIELD();
+		} else if (rc < 0 || rc >= COUPLED_ABORT_REASONS) {
 			fail(c->cpu, "domain call returned an error",
 			     (uint64_t)(int64_t)rc, 0);
-		if (c->call_actions != (rc == COUPLED_COMMITTED ? 1u : 0u))
-			fail(c->cpu, "action count != the call's commit",
-			     c->call_actions, (uint64_t)(int64_t)rc);
-		if (rc != COUPLED_COMMITTED) {
+		} else if (rc != COUPLED_COMMITTED) {
 			c->leaf_aborts[rc]++;
 			COUPLED_ARM_YIELD(); /* as firmware would do its work */
 		}
+		if (c->global == CHANGER && rnd(c, TORTURE_CHANGE_EVERY) == 0)
+			change(c);
 	}
 }
 
-static void group_init(struct coupled_group *g, struct coupled_slot *s,
-		       uint32_t n, struct coupled_domain *d,
-		       struct coupled_domain *parent)
+/* The shared builder's set-up of each group: generation, leaf work hook. */
+static int group_setup(struct domain_tree *t, uint32_t n, void *arg)
 {
-	if (coupled_group_init(g, s, n, n, NULL) != 0)
-		fail(0, "group init", n, 0);
-	if (coupled_group_set_generation(g, 0u - TORTURE_BEFORE_WRAP) != 0)
-		fail(0, "set generation", n, 0);
-	if (coupled_domain_init(d, g, parent) != 0)
-		fail(0, "domain init", n, 0);
+	struct coupled_group *g = &t->group[n];
+	int rc;
+
+	(void)arg;
+	rc = coupled_group_set_generation(g, 0u - TORTURE_BEFORE_WRAP);
+	if (!rc && t->level[n] == 0u)
+		rc = coupled_arm_set_work_hook(coupled_group_adapter(g),
+					       work_pending,
+					       &cores[cpu_of[t->first[n]]]);
+	return rc;
 }
 
 /*
@@ -538,31 +452,28 @@ static void map_topology(void)
 	}
 }
 
+/*
+ * The tree: 2 clusters of 2 cores, a 1-core leaf per core; the tree's core
+ * numbers are cluster * 2 + position, the board's follow the topology.
+ */
 static void build_tree(void)
 {
-	uint32_t cl, p, i;
+	static const uint32_t per_cluster[NCLUSTERS] = { 2u, 2u };
+	uint32_t i, n, j;
+	int rc;
 
-	group_init(&system_group, system_slot, NCORES, &system_node, NULL);
-	for (cl = 0; cl < NCLUSTERS; cl++) {
-		group_init(&cluster_group[cl], cluster_slot[cl], 2u,
-			   &cluster_node[cl], &system_node);
-		record_clear(&cluster_rec[cl]);
+	for (i = 0; i < NCORES; i++) {
+		cores[i].global = cores[i].cluster * 2u + cores[i].pos;
+		cpu_of[cores[i].global] = i;
 	}
-	record_clear(&system_rec);
-	/* Leaves in the order of their ids in the cluster. */
-	for (cl = 0; cl < NCLUSTERS; cl++)
-		for (p = 0; p < 2u; p++)
-			for (i = 0; i < NCORES; i++) {
-				if (cores[i].cluster != cl || cores[i].pos != p)
-					continue;
-				group_init(&leaf_group[i], leaf_slot[i], 1u,
-					   &leaf_node[i], &cluster_node[cl]);
-				if (coupled_arm_set_work_hook(
-					    coupled_group_adapter(
-						    &leaf_group[i]),
-					    work_pending, &cores[i]) != 0)
-					fail(0, "work hook", i, 0);
-			}
+	rc = domain_tree_build(&tree, NCLUSTERS, per_cluster, 1u, true,
+			       group_setup, (void *)0);
+	if (rc != 0)
+		fail(0, "tree build", (uint64_t)(int64_t)rc, 0);
+	for (n = 0; n < tree.nodes; n++)
+		for (j = 0; j < RING; j++)
+			domain_oracle_init(&rec[n][j]);
+	cores[cpu_of[CHANGER]].in = true;
 }
 
 static uint32_t stats_commits(struct coupled_group *g)
@@ -580,51 +491,44 @@ static uint32_t stats_commits(struct coupled_group *g)
 
 static void report(uint64_t ticks)
 {
-	uint32_t i, k, o, cl, leaf = 0, calls = 0, rounds[NCLUSTERS + 1];
+	uint32_t i, k, o, n, j, leaf = 0, calls = 0, out = 0;
+	uint32_t rounds[LEVELS], entries[DOMAIN_TREE_MAX_NODES];
+	uint32_t lib_rounds[LEVELS];
 	/* static: no memset from the compiler (clang's ARMv7 __aeabi_memclr). */
 	static uint32_t tot[LEVELS][OUTCOMES];
 	uint32_t leaf_ab = 0, aborts;
+	struct core *ch = &cores[cpu_of[CHANGER]];
+	struct oracle_failure f;
 
 	/*
-	 * relaxed, every load: the acquire of every core's finish increment
-	 * (app_main) ordered all their writes before us.
+	 * Every core's counters: the acquire of every core's finish
+	 * increment (app_main) ordered all their writes before us.
+	 * Per node, the entries of its cores (a core enters a node's round
+	 * once per commit of it) must be the library's count of its commits.
 	 */
-	for (cl = 0; cl < NCLUSTERS; cl++) {
-		rounds[cl] = atomic_load_explicit(&cluster_rec[cl].rounds,
-						  memory_order_relaxed);
-		if (atomic_load_explicit(&cluster_rec[cl].count,
-					 memory_order_relaxed))
-			fail(0, "a cluster round reported by too few cores", cl,
-			     atomic_load_explicit(&cluster_rec[cl].count,
-						  memory_order_relaxed));
-		/* The library counts a commit per member (2 per round). */
-		if (stats_commits(&cluster_group[cl]) != 2u * rounds[cl])
-			fail(0, "cluster rounds != library commits",
-			     stats_commits(&cluster_group[cl]), rounds[cl]);
+	for (k = 0; k < LEVELS; k++)
+		rounds[k] = lib_rounds[k] = 0;
+	for (n = 0; n < tree.nodes; n++) {
+		entries[n] = 0;
+		for (i = tree.first[n]; i < tree.first[n] + tree.ncores[n]; i++)
+			entries[n] += cores[cpu_of[i]].commits[tree.level[n]];
+		if (stats_commits(&tree.group[n]) != entries[n])
+			fail(0, "a node's entries != library commits", n,
+			     entries[n]);
+		lib_rounds[tree.level[n]] += entries[n];
+		for (j = 0; j < RING; j++) {
+			if (domain_oracle_leftover(&rec[n][j], &f))
+				fail(0, f.what, n, (uint64_t)f.a);
+			rounds[tree.level[n]] +=
+				domain_oracle_rounds(&rec[n][j]);
+		}
 	}
-	rounds[NCLUSTERS] =
-		atomic_load_explicit(&system_rec.rounds, memory_order_relaxed);
-	if (atomic_load_explicit(&system_rec.count, memory_order_relaxed))
-		fail(0, "a system round reported by too few cores", 0,
-		     atomic_load_explicit(&system_rec.count,
-					  memory_order_relaxed));
-	if (stats_commits(&system_group) != 4u * rounds[NCLUSTERS])
-		fail(0, "system rounds != library commits",
-		     stats_commits(&system_group), rounds[NCLUSTERS]);
 	for (i = 0; i < NCORES; i++) {
 		struct core *c = &cores[i];
 
-		if (c->commits[1] != rounds[c->cluster])
-			fail(i, "core's cluster commits != cluster rounds",
-			     c->commits[1], rounds[c->cluster]);
-		if (c->commits[2] != rounds[NCLUSTERS])
-			fail(i, "core's system commits != system rounds",
-			     c->commits[2], rounds[NCLUSTERS]);
-		if (stats_commits(&leaf_group[i]) != c->commits[0])
-			fail(i, "leaf commits != library commits",
-			     c->commits[0], stats_commits(&leaf_group[i]));
 		leaf += c->commits[0];
 		calls += c->calls;
+		out += c->out;
 		for (k = 0; k < LEVELS; k++)
 			for (o = 0; o < OUTCOMES; o++)
 				tot[k][o] += c->outcomes[k][o];
@@ -632,19 +536,23 @@ static void report(uint64_t ticks)
 			leaf_ab += c->leaf_aborts[o];
 	}
 	if (leaf != atomic_load_explicit(&leaf_done, memory_order_relaxed) ||
-	    leaf < TORTURE_LEAF_ROUNDS)
-		fail(0, "leaf rounds", leaf, TORTURE_LEAF_ROUNDS);
-	if (leaf + leaf_ab != calls)
-		fail(0, "calls != commits + aborts", calls, leaf + leaf_ab);
+	    leaf < TORTURE_LEAF_ROUNDS || rounds[0] != leaf)
+		fail(0, "leaf rounds", leaf, rounds[0]);
+	if (leaf + leaf_ab + out != calls)
+		fail(0, "calls != commits + aborts + calls while out", calls,
+		     leaf + leaf_ab + out);
 	/* Not vacuous: both upper levels committed and were given up. */
-	if (!rounds[0] || !rounds[1] || !rounds[NCLUSTERS])
-		fail(0, "an upper level never committed", rounds[0] + rounds[1],
-		     rounds[NCLUSTERS]);
+	if (!rounds[1] || !rounds[2])
+		fail(0, "an upper level never committed", rounds[1], rounds[2]);
+	/* Not vacuous: the changed core left and rejoined. */
+	if (ch->leaves < TORTURE_MIN_CHANGES || ch->joins < TORTURE_MIN_CHANGES)
+		fail(0, "too few membership changes", ch->leaves, ch->joins);
 	aborts = leaf_ab;
 	for (k = 1; k < LEVELS; k++)
 		aborts += tot[k][COUPLED_DOMAIN_CANNOT] +
 			  tot[k][COUPLED_ABORT_WORK] +
-			  tot[k][COUPLED_ABORT_CALLER];
+			  tot[k][COUPLED_ABORT_CALLER] +
+			  tot[k][COUPLED_ABORT_MEMBERSHIP];
 	print_begin();
 	board_puts("domain_torture: PASS arch=");
 	board_puts(TORTURE_ARCH);
@@ -656,13 +564,16 @@ static void report(uint64_t ticks)
 	board_puts(" topology=");
 	board_puts(topology);
 	put_kv("leaf", leaf);
-	put_kv("cluster", rounds[0] + rounds[1]);
-	put_kv("cluster0", rounds[0]);
-	put_kv("cluster1", rounds[1]);
-	put_kv("system", rounds[NCLUSTERS]);
+	put_kv("cluster", rounds[1]);
+	put_kv("system", rounds[2]);
+	put_kv("cluster_entries", lib_rounds[1]);
+	put_kv("system_entries", lib_rounds[2]);
 	put_kv("aborts", aborts);
 	put_kv("leaf_aborts", leaf_ab);
 	put_kv("calls", calls);
+	put_kv("leaves", ch->leaves);
+	put_kv("joins", ch->joins);
+	put_kv("calls_out", out);
 	for (k = 1; k < LEVELS; k++) {
 		board_puts(k == 1 ? " cluster_outcomes=" : " system_outcomes=");
 		board_puts("refused:");
@@ -673,6 +584,8 @@ static void report(uint64_t ticks)
 		board_put_u64(tot[k][COUPLED_ABORT_WORK]);
 		board_puts(",caller:");
 		board_put_u64(tot[k][COUPLED_ABORT_CALLER]);
+		board_puts(",membership:");
+		board_put_u64(tot[k][COUPLED_ABORT_MEMBERSHIP]);
 		board_puts(",not_tried:");
 		board_put_u64(tot[k][COUPLED_DOMAIN_NOT_TRIED]);
 	}

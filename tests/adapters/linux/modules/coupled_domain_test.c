@@ -1,66 +1,94 @@
 // SPDX-License-Identifier: MIT OR GPL-2.0-only
 /*
- * coupled_domain_test.c - coupled domains (coupled/domain.h) in a kernel.
+ * coupled_domain_test.c - coupled domains (coupled/domain.h) in a kernel,
+ * with CPU hotplug during the rounds.
  *
  * The online CPUs 0..n-1 form a domain tree of `clusters` clusters of
- * consecutive CPUs under one system: with levels=3 (the default) each CPU
- * is a leaf of its own (level 0), its cluster is level 1 and the system
- * level 2; with levels=2 the cluster is the leaf (level 0) and the system
- * level 1.  Every group has one id per CPU under its node and pokes that
- * CPU; the safe state halts until the next interrupt, as in coupled_torture.
+ * consecutive CPUs under one system (the shared builder,
+ * tests/common/domain_tree.h): with levels=3 (the default) each CPU is a
+ * leaf of its own (level 0), its cluster is level 1 and the system level
+ * 2; with levels=2 the cluster is the leaf (level 0) and the system level
+ * 1.  Every group has one id per CPU under its node and pokes that CPU; the
+ * safe state halts until the next interrupt, as in coupled_torture.
  *
- * One kthread bound to each CPU makes domain calls over and over, each with
- * interrupts disabled as cpuidle would, with a random request per level, at
- * refuse_pct a refusal (a negative request) of a random level above the
- * leaf, and per level at abort_pct a caller abort that fires after a random
- * number of polls and at deadline_pct a deadline a random few microseconds
- * ahead.  need_resched() adds the adapter's own aborts.
+ * One smpboot kthread per CPU (it parks while its CPU is offline) makes
+ * domain calls over and over, each with interrupts disabled as cpuidle
+ * would, with a random request per level, at refuse_pct a refusal (a
+ * negative request) of a random level above the leaf, and per level at
+ * abort_pct a caller abort that fires after a random number of polls and
+ * at deadline_pct a deadline a random few microseconds ahead.
+ * need_resched() adds the adapter's own aborts.
  *
- * The oracle, inside every action (the action runs once per committed call,
- * inside every committed level's round):
- *  - the call's shape: levels 0..depth-1 committed, the first level above
- *    them refused exactly when the request refused it, otherwise given up
- *    for a reason the call had (cannot, work, its armed abort, its
- *    deadline), the levels above it not tried; a committed level reports
- *    its round (generation, parameter, all the CPUs under the node);
- *  - per committed level, in a record per node and generation (oracle.h):
- *    every CPU under the node ran the round's action once, all saw the same
- *    parameter, the minimum of their requests for that level, and each
- *    CPU's generations of the node strictly increase (no round twice);
- *  - round-mates agree: after the level-k round's barrier each CPU compares
- *    the outcome of every level >= k (committed or not, and if committed
- *    the generation and parameter) with every other CPU under the node.
- * At the end, per level, the entries of all CPUs equal the rounds counted
- * (once per round) times the CPUs under each node, every CPU's actions equal
- * its committed calls, every node committed, and every CPU leaves every
- * level (coupled_domain_leave()) so that each group ends empty.
+ * CPU hotplug: a cpuhp state makes each CPU join the domain
+ * (coupled_domain_join()) when it comes online and leave it
+ * (coupled_domain_leave()) when it goes offline.  With hotplug=N a kthread
+ * takes a random CPU other than 0 offline (remove_cpu()) while the others
+ * run rounds, waits until rounds committed without it, and brings it back
+ * (add_cpu()), until N such cycles ran during rounds.
+ *
+ * The oracle (tests/common/domain_oracle.h, shared with the hosted stress
+ * test and the bare-metal torture), inside every action:
+ *  - the call's outcome vector is well formed and the action runs once
+ *    per committed call; the first level that did not commit was refused
+ *    by the request or given up for a reason the call had (cannot, work,
+ *    its armed abort, its deadline, a membership change); each CPU's
+ *    generations of a node strictly increase;
+ *  - every committed round of every node was run by exactly its members,
+ *    each once, with one generation and one parameter, the minimum of
+ *    their requests, and all its CPUs learned the same outcome for every
+ *    level above (no split); the report that completes a round checks it.
+ *    Then every CPU of each committed round meets the others at the
+ *    round's barrier (coupled_barrier() on r->level[k].round).
+ * At the end, per node, the entries of its CPUs equal the library's count
+ * of its commits, every node committed, no round is left half reported,
+ * and every CPU has left every level (the cpuhp state's removal) so that
+ * each group ends empty.
  *
  * Output: one line per CPU with its entries per level, one line per level
  * with its rounds and the outcomes of the CPUs' calls there, and
  *   coupled_domain_test: verdict PASS levels=3 cpus=4 clusters=2
- *   rounds=cpu:...,cluster:...,system:... calls=... protocol=settled
- *   errors=0 ms=...
- * The run ends when the system level committed `rounds` rounds.
+ *   rounds=system:...,cluster:...,cpu:... calls=... hotplug=... refused=...
+ *   protocol=settled errors=0 ms=...
+ * (hotplug: offline/online cycles with rounds committed while the CPU was
+ * out).  The run ends when the system level committed `rounds` rounds and
+ * the hotplug cycles are done.
  *
  * Parameters: rounds, levels, clusters, abort_pct, refuse_pct, deadline_pct,
- * timeout_s (watchdog), start_gen (every group's first generation, by
- * default 500 before the 32-bit wrap), wrong_reduce (test of the test: the
- * system group reduces with max while the checks expect min; must FAIL).
+ * hotplug (cycles, 0 for none), timeout_s (watchdog), start_gen (every
+ * group's first generation, by default 500 before the 32-bit wrap),
+ * wrong_reduce (test of the test: the system group reduces with max while
+ * the checks expect min; must FAIL).
  */
 #include <linux/bitops.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smpboot.h>
+#include <linux/vmalloc.h>
 
+#define COUPLED_STATS 1
 #include "coupled/domain.h"
-#include "oracle.h"
+
+#define MAX_CPUS 32u  /* the oracle's member ids fit one word */
+#define MAX_LEVELS 3u /* cpu, cluster, system */
+#define RING 4u       /* round records per node, indexed by generation */
+#define REQUESTS 8u   /* requests are 0..REQUESTS-1 */
+#define BATCH 64u     /* calls per run of a CPU's thread */
+
+#define DOMAIN_TREE_MAX_CORES MAX_CPUS
+#define DOMAIN_TREE_MAX_NODES (1u + 2u * MAX_CPUS)
+#define DOMAIN_ORACLE_MAX_MEMBERS MAX_CPUS
+#include "domain_oracle.h"
+#include "domain_tree.h"
 
 static unsigned long rounds = 2000;
 module_param(rounds, ulong, 0444);
@@ -80,6 +108,10 @@ MODULE_PARM_DESC(refuse_pct, "percent of calls refusing a level above 0");
 static unsigned int deadline_pct = 1;
 module_param(deadline_pct, uint, 0444);
 MODULE_PARM_DESC(deadline_pct, "percent of calls with a deadline, per level");
+static unsigned int hotplug;
+module_param(hotplug, uint, 0444);
+MODULE_PARM_DESC(hotplug, "CPU offline/online cycles during the rounds "
+			  "(default 0: none)");
 static unsigned int timeout_s = 120;
 module_param(timeout_s, uint, 0444);
 MODULE_PARM_DESC(timeout_s, "watchdog: give up (FAIL) after this many seconds");
@@ -91,11 +123,6 @@ static bool wrong_reduce;
 module_param(wrong_reduce, bool, 0444);
 MODULE_PARM_DESC(wrong_reduce, "test of the test: the system reduces with "
 			       "max (must FAIL)");
-
-#define MAX_CPUS 32u  /* the checks collect ids in a 32-bit mask */
-#define MAX_LEVELS 3u /* cpu, cluster, system */
-#define RING 4u       /* round records per node, indexed by generation */
-#define REQUESTS 8u   /* requests are 0..REQUESTS-1 */
 
 /* What a call learned about one level, counted per CPU and level. */
 enum outcome {
@@ -112,28 +139,6 @@ enum outcome {
 };
 
 /**
- * struct tnode - one node of the tree and its oracle state
- * @d: the domain node
- * @g: its group: one id per CPU under the node
- * @slots: @g's slots
- * @ring: round records, indexed by generation
- * @level: 0 for a leaf
- * @first: the first CPU under the node (the CPU of id 0)
- * @ncpus: CPUs under the node
- * @rounds: committed rounds, counted once each (by id 0)
- */
-struct tnode {
-	struct coupled_domain d;
-	struct coupled_group g;
-	struct coupled_slot *slots;
-	struct oracle_round ring[RING];
-	unsigned int level;
-	unsigned int first;
-	unsigned int ncpus;
-	atomic_long_t rounds;
-};
-
-/**
  * struct abort_src - one level's caller abort of the current call
  * @armed: fires in this call
  * @polls: polls left before it fires
@@ -141,22 +146,6 @@ struct tnode {
 struct abort_src {
 	bool armed;
 	unsigned int polls;
-};
-
-/**
- * struct snap - what a CPU's current action saw, level by level
- * @committed: the level committed
- * @gen: its generation, if committed
- * @param: its parameter, if committed
- *
- * Written by its CPU before the first barrier of the action, read by the
- * round-mates between the barriers (the barriers order it), never written
- * while a mate may read it (the mates read before their last barriers).
- */
-struct snap {
-	bool committed[MAX_LEVELS];
-	u32 gen[MAX_LEVELS];
-	s32 param[MAX_LEVELS];
 };
 
 /**
@@ -168,37 +157,44 @@ struct snap {
  * @req: the current call's requests
  * @ab: the current call's caller aborts
  * @opts: the current call's abort sources
+ * @call: the oracle's count of the current call
  * @last_gen: the last generation seen per level
- * @snap: what the current action saw (read by the round-mates)
- * @task: the kthread
  * @calls: domain calls made
  * @commits: calls that returned COUPLED_COMMITTED
  * @actions: actions run
+ * @enoent: calls made while not a member (between the leave of an offline
+ *          callback and the park of the thread)
  * @out: per level, the outcomes of the calls
  */
 struct worker {
 	struct rnd_state rng;
-	struct tnode *node[MAX_LEVELS];
+	struct coupled_domain *node[COUPLED_DOMAIN_MAX_LEVELS];
 	unsigned int cpu;
 	unsigned int leaf_id;
 	int32_t req[MAX_LEVELS];
 	struct abort_src ab[MAX_LEVELS];
 	struct coupled_abort_opts opts[MAX_LEVELS];
+	struct domain_oracle_call call;
 	u32 last_gen[MAX_LEVELS];
-	struct snap snap;
-	struct task_struct *task;
-	unsigned long calls, commits, actions;
+	unsigned long calls, commits, actions, enoent;
 	unsigned long out[MAX_LEVELS][OUTCOMES];
 };
 
-static struct tnode *nodes;
-static unsigned int nr_nodes;
+static struct domain_tree *tree;
+static struct domain_oracle_level (*recs)[RING]; /* per node */
+static atomic_long_t *node_rounds;               /* per node */
 static struct worker *workers;
 static unsigned int nr_cpus, nr_levels;
 static unsigned long level_rounds[MAX_LEVELS]; /* report()'s sums */
+static unsigned long hotplug_cycles, hotplug_refused;
+static atomic_long_t progress = ATOMIC_LONG_INIT(0); /* rounds, all nodes */
 static atomic_t errors = ATOMIC_INIT(0);
 static atomic_t done = ATOMIC_INIT(0);
+static atomic_t started = ATOMIC_INIT(0);
+static atomic_t hotplug_over = ATOMIC_INIT(0);
 static DECLARE_COMPLETION(finished);
+static DEFINE_PER_CPU(struct task_struct *, domain_task);
+static int hp_state = -1;
 
 static const char *const level_names[2][MAX_LEVELS] = {
 	{ "cluster", "system", "" },
@@ -217,7 +213,18 @@ static const char *level_name(unsigned int k)
 }
 
 /**
- * fail() - record a failed check
+ * finish() - stop the run once, and wake the module's init
+ *
+ * Context: any.
+ */
+static void finish(void)
+{
+	if (!atomic_xchg(&done, 1))
+		complete(&finished);
+}
+
+/**
+ * fail() - record a failed check, and end the run (its verdict is FAIL)
  * @what: a static description
  * @a: first value to print
  * @b: second value to print
@@ -230,17 +237,20 @@ static void fail(const char *what, long a, long b)
 	if (atomic_inc_return(&errors) <= 5)
 		pr_err("coupled_domain_test: check failed: %s (%ld, %ld)\n",
 		       what, a, b);
+	finish();
 }
 
 /**
- * finish() - stop the run once, and wake the module's init
+ * maybe_finish() - finish once the system rounds and the hotplug cycles
+ *                  are done
  *
  * Context: any.
  */
-static void finish(void)
+static void maybe_finish(void)
 {
-	if (!atomic_xchg(&done, 1))
-		complete(&finished);
+	if (atomic_long_read(&node_rounds[0]) >= (long)rounds &&
+	    atomic_read(&hotplug_over))
+		finish();
 }
 
 /**
@@ -265,112 +275,26 @@ static enum outcome outcome_index(int outcome)
 }
 
 /**
- * record_of() - the record of a node's round
- * @t: the node
- * @generation: the round's generation
- *
- * Return: the record.
- */
-static struct oracle_round *record_of(struct tnode *t, u32 generation)
-{
-	return &t->ring[generation % RING];
-}
-
-/**
- * check_shape() - the outcomes of a committed call, level by level
+ * check_reason() - the first level that did not commit had a reason
  * @w: the calling CPU
  * @r: what the call learned
- */
-static void check_shape(struct worker *w, const struct coupled_domain_round *r)
-{
-	unsigned int k, top = 0, d = r->depth;
-
-	while (top + 1 < nr_levels && w->req[top + 1] >= 0)
-		top++;
-	if (d > top + 1)
-		fail("a refused level committed", d, top);
-	for (k = 0; k < nr_levels; k++) {
-		const struct coupled_domain_level *l = &r->level[k];
-		int o = l->outcome;
-
-		if (l->committed != (k < d)) {
-			fail("committed levels are not 0..depth-1", k, d);
-			continue;
-		}
-		if (l->committed) {
-			if (o != COUPLED_COMMITTED || !l->round ||
-			    l->members != w->node[k]->ncpus ||
-			    l->round->members != l->members ||
-			    l->round->generation != l->generation ||
-			    l->round->param != l->param)
-				fail("a committed level's report", k, o);
-		} else if (k > d) {
-			if (o != COUPLED_DOMAIN_NOT_TRIED)
-				fail("a level above the first given up tried",
-				     k, o);
-		} else if (k > top) {
-			if (o != COUPLED_DOMAIN_REFUSED)
-				fail("a refused level not reported refused", k,
-				     o);
-		} else if (!(o == COUPLED_DOMAIN_CANNOT ||
-			     o == COUPLED_ABORT_WORK ||
-			     (o == COUPLED_ABORT_CALLER &&
-			      (w->ab[k].armed || atomic_read(&done))) ||
-			     (o == COUPLED_ABORT_TIMEOUT &&
-			      w->opts[k].deadline))) {
-			fail("a level given up for no reason of the call", k,
-			     o);
-		}
-	}
-}
-
-/**
- * check_level() - a committed level-@k round, after its barrier
- * @w: the calling CPU
- * @r: what the call learned
- * @k: the level
  *
- * Every CPU under the node recorded itself and wrote its snapshot before
- * the barrier.
+ * The shape of the call (domain_oracle_shape()) says the rest.
  */
-static void check_level(struct worker *w, const struct coupled_domain_round *r,
-			unsigned int k)
+static void check_reason(struct worker *w, const struct coupled_domain_round *r)
 {
-	struct tnode *t = w->node[k];
-	struct oracle_round *rec = record_of(t, r->level[k].generation);
-	struct oracle_failure f;
-	unsigned int i, j;
-	u32 mask = 0;
+	unsigned int k = r->depth;
+	int o;
 
-	if (oracle_check(rec, coupled_reduce_min, &f))
-		fail(f.what, f.a, f.b);
-	for (i = 0; i < t->ncpus; i++)
-		if (oracle_ran(rec, i))
-			mask |= BIT(i);
-	if (mask != (u32)(BIT_ULL(t->ncpus) - 1))
-		fail("a round not run by every CPU under its node", k, mask);
-	/* The round-mates agree on this level and every level above. */
-	for (i = t->first; i < t->first + t->ncpus; i++) {
-		const struct snap *s = &workers[i].snap;
-
-		if (i == w->cpu)
-			continue;
-		for (j = k; j < nr_levels; j++) {
-			if (s->committed[j] != w->snap.committed[j]) {
-				fail("round-mates disagree whether a level "
-				     "committed",
-				     j, i);
-				break;
-			}
-			if (s->committed[j] &&
-			    (s->gen[j] != w->snap.gen[j] ||
-			     s->param[j] != w->snap.param[j])) {
-				fail("round-mates disagree on a level's round",
-				     j, i);
-				break;
-			}
-		}
-	}
+	if (k >= nr_levels)
+		return;
+	o = r->level[k].outcome;
+	if (!(o == COUPLED_DOMAIN_REFUSED || o == COUPLED_DOMAIN_CANNOT ||
+	      o == COUPLED_ABORT_WORK || o == COUPLED_ABORT_MEMBERSHIP ||
+	      (o == COUPLED_ABORT_CALLER &&
+	       (w->ab[k].armed || atomic_read(&done))) ||
+	      (o == COUPLED_ABORT_TIMEOUT && w->opts[k].deadline)))
+		fail("a level given up for no reason of the call", k, o);
 }
 
 /**
@@ -380,8 +304,7 @@ static void check_level(struct worker *w, const struct coupled_domain_round *r,
  *
  * Context: interrupts disabled; inside the round of every committed level.
  * Every CPU of a committed level-k round makes the same barrier calls on
- * it: one after recording (levels bottom-up), one after its reads (levels
- * top-down).
+ * it: one per committed level, bottom-up.
  */
 static void domain_action(const struct coupled_domain_round *r, void *ctx)
 {
@@ -390,50 +313,40 @@ static void domain_action(const struct coupled_domain_round *r, void *ctx)
 	unsigned int k, d = r->depth;
 
 	w->actions++;
-	if (r->levels != nr_levels || d < 1 || d > nr_levels ||
-	    r->core != w->leaf_id) {
-		fail("the call's levels, depth or core", r->levels, d);
+	if (r->levels != nr_levels || r->core != w->leaf_id) {
+		fail("the call's levels or core", r->levels, r->core);
 		return;
 	}
-	check_shape(w, r);
-	for (k = 0; k < nr_levels; k++) {
-		const struct coupled_domain_level *l = &r->level[k];
-
-		w->out[k][outcome_index(l->outcome)]++;
-		w->snap.committed[k] = l->committed;
-		w->snap.gen[k] = l->committed ? l->generation : 0;
-		w->snap.param[k] = l->committed ? l->param : 0;
+	if (domain_oracle_shape(&w->call, r, w->req, &f)) {
+		fail(f.what, f.a, f.b);
+		return;
 	}
+	check_reason(w, r);
+	for (k = 0; k < nr_levels; k++)
+		w->out[k][outcome_index(r->level[k].outcome)]++;
 	for (k = 0; k < d; k++) {
 		const struct coupled_domain_level *l = &r->level[k];
+		u32 n = domain_tree_index(tree, w->node[k]);
+		int rc;
 
 		/* Serial-number order: generations wrap at 2^32. */
 		if ((s32)(l->generation - w->last_gen[k]) <= 0)
 			fail("generation not increasing", k, l->generation);
 		w->last_gen[k] = l->generation;
-		if (oracle_record(record_of(w->node[k], l->generation),
-				  l->round, w->req[k], NULL, &f))
+		rc = domain_oracle_report(&recs[n][l->generation % RING], r, k,
+					  w->req[k], coupled_reduce_min, &f);
+		if (rc < 0)
 			fail(f.what, f.a, f.b);
+		if (rc == 1) {
+			/* Fully ordered; read after the kthreads stopped. */
+			atomic_long_inc(&node_rounds[n]);
+			atomic_long_inc(&progress);
+			if (n == 0)
+				maybe_finish();
+		}
 	}
-	for (k = 0; k < d; k++) {
-		/* Its acq_rel arrival publishes the records and snapshots. */
+	for (k = 0; k < d; k++)
 		coupled_barrier(r->level[k].round);
-		check_level(w, r, k);
-	}
-	for (k = d; k--;) {
-		const struct coupled_domain_level *l = &r->level[k];
-		struct tnode *t = w->node[k];
-
-		/* After it nobody reads this round's record or our snapshot. */
-		coupled_barrier(l->round);
-		if (l->round->self != 0)
-			continue;
-		oracle_reset(record_of(t, l->generation));
-		/* Fully ordered; read after the kthreads stopped. */
-		if (atomic_long_inc_return(&t->rounds) >= (long)rounds &&
-		    k == nr_levels - 1)
-			finish();
-	}
 }
 
 /**
@@ -480,9 +393,11 @@ static void domain_safe_state(void *arg)
  * @w: the CPU's worker
  *
  * Context: the CPU's kthread; interrupts disabled around the call.
+ * Return: the call's result.
  */
-static void domain_call(struct worker *w)
+static int domain_call(struct worker *w)
 {
+	struct oracle_failure f;
 	unsigned int k;
 	int rc;
 
@@ -498,124 +413,272 @@ static void domain_call(struct worker *w)
 	}
 	if (prandom_u32_state(&w->rng) % 100 < refuse_pct)
 		w->req[1 + prandom_u32_state(&w->rng) % (nr_levels - 1)] = -1;
+	domain_oracle_call_begin(&w->call);
 	local_irq_disable();
-	rc = coupled_domain_enter_opts(&w->node[0]->d, w->leaf_id, w->req,
+	rc = coupled_domain_enter_opts(w->node[0], w->leaf_id, w->req,
 				       domain_action, w, w->opts);
 	local_irq_enable();
 	w->calls++;
+	if (domain_oracle_call_end(&w->call, rc, &f))
+		fail(f.what, f.a, f.b);
 	if (rc == COUPLED_COMMITTED) {
 		w->commits++;
-		return;
+		return rc;
+	}
+	if (rc == COUPLED_ENOENT) {
+		w->enoent++;
+		return rc;
 	}
 	if (rc != COUPLED_ABORT_WORK && rc != COUPLED_ABORT_TIMEOUT &&
-	    rc != COUPLED_ABORT_CALLER)
+	    rc != COUPLED_ABORT_CALLER && rc != COUPLED_ABORT_MEMBERSHIP)
 		fail("unexpected result of a call", rc, w->cpu);
 	w->out[0][outcome_index(rc)]++;
 	for (k = 1; k < nr_levels; k++)
 		w->out[k][OUT_NOT_TRIED]++;
+	return rc;
 }
 
 /**
- * domain_thread() - one CPU's calls until the run ends
- * @arg: the CPU's struct worker
+ * domain_is_member() - is a CPU a member of its leaf?
+ * @cpu: the CPU
  *
- * Context: kthread bound to the CPU.
- * Return: 0.
+ * Return: true if it is (a snapshot).
  */
-static int domain_thread(void *arg)
+static bool domain_is_member(unsigned int cpu)
 {
-	struct worker *w = arg;
-
-	while (!kthread_should_stop()) {
-		if (atomic_read(&done)) {
-			/* Wait for kthread_stop(), which wakes us. */
-			set_current_state(TASK_INTERRUPTIBLE);
-			if (!kthread_should_stop())
-				schedule();
-			__set_current_state(TASK_RUNNING);
-			continue;
-		}
-		domain_call(w);
-		cond_resched();
-	}
-	return 0;
+	return cpu < nr_cpus &&
+	       coupled_is_member(tree->leaf[cpu]->group, tree->id[cpu]);
 }
 
 /**
- * node_init() - set up one node and its group
- * @t: the node
- * @level: its level (0: a leaf)
- * @first: its first CPU
- * @ncpus: CPUs under it
- * @parent: its parent, set up already, or NULL for the root
+ * domain_should_run() - smpboot: does this CPU's thread have work?
+ * @cpu: the CPU
  *
- * Return: 0 or a negative errno.
+ * Context: preemption disabled (smpboot).
+ * Return: nonzero while the run goes on and @cpu is a member.
  */
-static int node_init(struct tnode *t, unsigned int level, unsigned int first,
-		     unsigned int ncpus, struct tnode *parent)
+static int domain_should_run(unsigned int cpu)
 {
-	bool top = level == nr_levels - 1;
+	return atomic_read(&started) && !atomic_read(&done) &&
+	       domain_is_member(cpu);
+}
+
+/**
+ * domain_thread_fn() - smpboot: a batch of calls on this CPU
+ * @cpu: the CPU
+ *
+ * Returns early when the thread must park (CPU going offline), the run
+ * ended, or the CPU is not a member.
+ *
+ * Context: the CPU's kthread, preemptible between calls.
+ */
+static void domain_thread_fn(unsigned int cpu)
+{
 	unsigned int i;
 
-	t->level = level;
-	t->first = first;
-	t->ncpus = ncpus;
-	atomic_long_set(&t->rounds, 0);
-	for (i = 0; i < RING; i++)
-		oracle_init(&t->ring[i]);
-	t->slots = kcalloc(ncpus, sizeof(*t->slots), GFP_KERNEL);
-	if (!t->slots)
-		return -ENOMEM;
-	if (coupled_group_init(&t->g, t->slots, ncpus, 0,
-			       wrong_reduce && top ? coupled_reduce_max : NULL))
-		return -EINVAL;
-	coupled_linux_set_safe_state(coupled_group_adapter(&t->g),
-				     domain_safe_state, NULL);
-	for (i = 0; i < ncpus; i++)
-		if (coupled_linux_set_cpu(coupled_participant_adapter(&t->g, i),
-					  first + i))
-			return -EINVAL;
-	if (coupled_group_set_generation(&t->g, start_gen))
-		return -EINVAL;
-	if (coupled_domain_init(&t->d, &t->g, parent ? &parent->d : NULL))
-		return -EINVAL;
+	for (i = 0; i < BATCH; i++) {
+		if (kthread_should_park() || atomic_read(&done))
+			return;
+		if (domain_call(&workers[cpu]) == COUPLED_ENOENT)
+			return; /* not a member: sleep until the join wakes us */
+		cond_resched();
+	}
+}
+
+static struct smp_hotplug_thread domain_threads = {
+	.store = &domain_task,
+	.thread_should_run = domain_should_run,
+	.thread_fn = domain_thread_fn,
+	.thread_comm = "coupled_domain/%u",
+};
+
+/**
+ * domain_cpu_online() - cpuhp: the CPU joins every level of the domain
+ * @cpu: the CPU coming online (we run on it)
+ *
+ * Context: the CPU's hotplug thread, outside any domain call of the CPU.
+ * Return: 0 (a refused join is a test failure, not a hotplug failure).
+ */
+static int domain_cpu_online(unsigned int cpu)
+{
+	struct task_struct *t;
+	int ret;
+
+	if (cpu >= nr_cpus)
+		return 0;
+	ret = coupled_domain_join(tree->leaf[cpu], tree->id[cpu]);
+	if (ret)
+		fail("join refused", ret, cpu);
+	t = per_cpu(domain_task, cpu);
+	if (t)
+		wake_up_process(t);
 	return 0;
 }
 
 /**
- * tree_init() - the tree: system, clusters, then (levels=3) one leaf per CPU
+ * domain_cpu_offline() - cpuhp: the CPU leaves every level of the domain
+ * @cpu: the CPU going offline (we run on it, outside its domain calls)
+ *
+ * Context: the CPU's hotplug thread.
+ * Return: 0.
+ */
+static int domain_cpu_offline(unsigned int cpu)
+{
+	int ret;
+
+	if (cpu >= nr_cpus)
+		return 0;
+	ret = coupled_domain_leave(tree->leaf[cpu], tree->id[cpu]);
+	if (ret)
+		fail("leave refused", ret, cpu);
+	return 0;
+}
+
+/**
+ * wait_progress() - let some rounds commit (or the run end)
+ * @n: how many rounds, any node
+ *
+ * Context: process context; sleeps a tick between looks (pacing, not
+ * synchronization: the condition is the progress of the rounds).
+ * Return: true if they committed.
+ */
+static bool wait_progress(long n)
+{
+	long base = atomic_long_read(&progress);
+
+	while (!atomic_read(&done) && !kthread_should_stop()) {
+		if (atomic_long_read(&progress) - base >= n)
+			return true;
+		schedule_timeout_interruptible(1);
+	}
+	return false;
+}
+
+/**
+ * domain_hotplug_fn() - the hotplug thread
+ * @arg: unused
+ *
+ * Takes a random hotpluggable CPU other than 0 offline while the others
+ * run rounds, checks that it left the domain, lets rounds commit without
+ * it, brings it back and checks that it joined; until `hotplug` cycles ran
+ * with rounds committed while the CPU was out.
+ *
+ * Context: kthread, sleeps.
+ * Return: 0.
+ */
+static int domain_hotplug_fn(void *arg)
+{
+	struct rnd_state rng;
+
+	(void)arg;
+	prandom_seed_state(&rng, 0xd0a1c0deULL);
+	while (hotplug_cycles < hotplug && !atomic_read(&done) &&
+	       !kthread_should_stop()) {
+		unsigned int cpu, pick, n = 0;
+		bool during;
+		int ret;
+
+		wait_progress(8);
+		for_each_online_cpu(cpu) if (cpu && cpu < nr_cpus &&
+					     cpu_is_hotpluggable(cpu)) n++;
+		if (!n)
+			break;
+		pick = prandom_u32_state(&rng) % n;
+		for_each_online_cpu(cpu) if (cpu && cpu < nr_cpus &&
+					     cpu_is_hotpluggable(cpu) &&
+					     !pick--) break;
+		ret = remove_cpu(cpu);
+		if (ret) {
+			hotplug_refused++;
+			continue;
+		}
+		if (domain_is_member(cpu))
+			fail("offline CPU still a member", cpu, 0);
+		during = wait_progress(4);
+		ret = add_cpu(cpu);
+		if (ret) {
+			fail("add_cpu failed", ret, cpu);
+			break;
+		}
+		if (!domain_is_member(cpu))
+			fail("online CPU not a member", cpu, 0);
+		if (during)
+			hotplug_cycles++;
+	}
+	atomic_set(&hotplug_over, 1);
+	maybe_finish();
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+	return 0;
+}
+
+/**
+ * tree_setup() - the set-up of one group: safe state, CPUs, generation
+ * @t: the tree
+ * @n: the node
+ * @arg: unused
+ *
+ * Return: 0 or a COUPLED_E* error.
+ */
+static int tree_setup(struct domain_tree *t, uint32_t n, void *arg)
+{
+	struct coupled_group *g = &t->group[n];
+	uint32_t i;
+	int ret;
+
+	(void)arg;
+	/* The test of the test: the system reduces with max. */
+	if (n == 0 && wrong_reduce) {
+		ret = coupled_group_init(g, t->slots[n], t->ncores[n], 0,
+					 coupled_reduce_max);
+		if (ret)
+			return ret;
+	}
+	coupled_linux_set_safe_state(coupled_group_adapter(g),
+				     domain_safe_state, NULL);
+	for (i = 0; i < t->ncores[n]; i++) {
+		ret = coupled_linux_set_cpu(coupled_participant_adapter(g, i),
+					    t->first[n] + i);
+		if (ret)
+			return ret;
+	}
+	return coupled_group_set_generation(g, start_gen);
+}
+
+/**
+ * tree_init() - the tree: system, clusters, then (levels=3) one leaf per
+ *               CPU; no member yet (the cpuhp state joins the CPUs)
  *
  * Return: 0 or a negative errno.
  */
 static int tree_init(void)
 {
-	unsigned int csize = nr_cpus / clusters, c, k;
-	struct tnode *sys, *cl, *cpu_leaf;
-	int ret;
+	uint32_t per[MAX_CPUS], c, k, n, j;
 
-	nr_nodes = 1 + clusters + (nr_levels == 3 ? nr_cpus : 0);
-	nodes = kcalloc(nr_nodes, sizeof(*nodes), GFP_KERNEL);
-	if (!nodes)
+	for (c = 0; c < clusters; c++)
+		per[c] = nr_cpus / clusters;
+	tree = vzalloc(sizeof(*tree));
+	if (!tree)
 		return -ENOMEM;
-	sys = &nodes[0];
-	cl = &nodes[1];
-	cpu_leaf = &nodes[1 + clusters];
-	ret = node_init(sys, nr_levels - 1, 0, nr_cpus, NULL);
-	for (c = 0; !ret && c < clusters; c++)
-		ret = node_init(&cl[c], nr_levels - 2, c * csize, csize, sys);
-	for (c = 0; !ret && nr_levels == 3 && c < nr_cpus; c++)
-		ret = node_init(&cpu_leaf[c], 0, c, 1, &cl[c / csize]);
-	if (ret)
-		return ret;
+	if (domain_tree_build(tree, clusters, per, nr_levels == 3 ? 1u : 0u,
+			      false, tree_setup, NULL))
+		return -EINVAL;
+	recs = kcalloc(tree->nodes, sizeof(*recs), GFP_KERNEL);
+	node_rounds = kcalloc(tree->nodes, sizeof(*node_rounds), GFP_KERNEL);
+	if (!recs || !node_rounds)
+		return -ENOMEM;
+	for (n = 0; n < tree->nodes; n++) {
+		atomic_long_set(&node_rounds[n], 0);
+		for (j = 0; j < RING; j++)
+			domain_oracle_init(&recs[n][j]);
+	}
 	for (c = 0; c < nr_cpus; c++) {
 		struct worker *w = &workers[c];
+		uint32_t id[COUPLED_DOMAIN_MAX_LEVELS];
 
 		w->cpu = c;
-		w->leaf_id = nr_levels == 3 ? 0 : c % csize;
-		if (nr_levels == 3)
-			w->node[0] = &cpu_leaf[c];
-		w->node[nr_levels - 2] = &cl[c / csize];
-		w->node[nr_levels - 1] = sys;
+		w->leaf_id = tree->id[c];
+		(void)domain_tree_path(tree, c, w->node, id);
 		prandom_seed_state(&w->rng, 0xd0a1ULL + c);
 		for (k = 0; k < nr_levels; k++) {
 			w->last_gen[k] = start_gen;
@@ -627,7 +690,7 @@ static int tree_init(void)
 }
 
 /**
- * tree_free() - free the groups' slots once their IPIs are done
+ * tree_free() - free the tree once its IPIs are done
  *
  * Context: process context, nobody in a call any more.
  */
@@ -635,31 +698,31 @@ static void tree_free(void)
 {
 	unsigned int n, i;
 
-	for (n = 0; nodes && n < nr_nodes; n++) {
-		struct tnode *t = &nodes[n];
-
+	for (n = 0; tree && n < tree->nodes; n++)
 		/* Every poke IPI has run before the slots go away. */
-		for (i = 0; t->slots && i < t->ncpus; i++)
-			coupled_linux_slot_quiesce(
-				coupled_participant_adapter(&t->g, i));
-		kfree(t->slots);
-	}
-	kfree(nodes);
+		for (i = 0; i < tree->ncores[n]; i++)
+			coupled_linux_slot_quiesce(coupled_participant_adapter(
+				&tree->group[n], i));
+	vfree(tree);
+	kfree(recs);
+	kfree(node_rounds);
 	kfree(workers);
-	nodes = NULL;
+	tree = NULL;
+	recs = NULL;
+	node_rounds = NULL;
 	workers = NULL;
 }
 
 /**
  * report() - per-CPU and per-level counts, and the end-of-run checks
  *
- * Context: after every kthread stopped.
+ * Context: after every kthread stopped and every CPU left.
  */
 static void report(void)
 {
-	unsigned long entries[MAX_LEVELS] = { 0 }, want[MAX_LEVELS] = { 0 };
 	unsigned long sum[MAX_LEVELS][OUTCOMES] = { { 0 } };
-	unsigned int c, k, n, o;
+	struct oracle_failure f;
+	unsigned int c, k, n, o, j;
 
 	for (c = 0; c < nr_cpus; c++) {
 		struct worker *w = &workers[c];
@@ -671,44 +734,47 @@ static void report(void)
 			for (o = 0; o < OUTCOMES; o++)
 				sum[k][o] += w->out[k][o];
 		pr_info("coupled_domain_test: cpu%u calls=%lu commits=%lu "
-			"entries %s=%lu %s=%lu %s=%lu\n",
-			c, w->calls, w->commits, level_name(0),
+			"notmember=%lu entries %s=%lu %s=%lu %s=%lu\n",
+			c, w->calls, w->commits, w->enoent, level_name(0),
 			w->out[0][OUT_COMMITTED], level_name(1),
 			w->out[1][OUT_COMMITTED],
 			nr_levels > 2 ? level_name(2) : "-",
 			nr_levels > 2 ? w->out[2][OUT_COMMITTED] : 0);
 	}
-	for (n = 0; n < nr_nodes; n++) {
-		struct tnode *t = &nodes[n];
-		long got = atomic_long_read(&t->rounds);
+	for (n = 0; n < tree->nodes; n++) {
+		unsigned int lv = tree->level[n];
+		unsigned long entries = 0;
+		struct coupled_stats st;
 
-		want[t->level] += (unsigned long)got * t->ncpus;
-		if (!got)
-			fail("a node never committed", t->level, t->first);
-		if (coupled_group_members(&t->g))
+		for (c = tree->first[n]; c < tree->first[n] + tree->ncores[n];
+		     c++)
+			entries += workers[c].out[lv][OUT_COMMITTED];
+		memset(&st, 0, sizeof(st));
+		(void)coupled_stats_read(&tree->group[n], &st);
+		if (entries != st.commits)
+			fail("a node's entries != the library's commits",
+			     entries, st.commits);
+		if (!atomic_long_read(&node_rounds[n]))
+			fail("a node never committed", lv, tree->first[n]);
+		for (j = 0; j < RING; j++)
+			if (domain_oracle_leftover(&recs[n][j], &f))
+				fail(f.what, f.a, f.b);
+		if (coupled_group_members(&tree->group[n]))
 			fail("members left after every CPU left",
-			     coupled_group_members(&t->g), n);
+			     coupled_group_members(&tree->group[n]), n);
+		level_rounds[lv] += atomic_long_read(&node_rounds[n]);
 	}
-	for (k = 0; k < nr_levels; k++) {
-		unsigned long rounds_k = 0;
-
-		entries[k] = sum[k][OUT_COMMITTED];
-		if (entries[k] != want[k])
-			fail("entries != rounds x CPUs under the node",
-			     entries[k], want[k]);
-		for (n = 0; n < nr_nodes; n++)
-			if (nodes[n].level == k)
-				rounds_k += atomic_long_read(&nodes[n].rounds);
-		level_rounds[k] = rounds_k;
+	for (k = 0; k < nr_levels; k++)
 		pr_info("coupled_domain_test: level %u (%s) rounds=%lu "
 			"entries=%lu refused=%lu cannot=%lu caller=%lu "
-			"work=%lu timeout=%lu not_tried=%lu other=%lu\n",
-			k, level_name(k), rounds_k, entries[k],
-			sum[k][OUT_REFUSED], sum[k][OUT_CANNOT],
-			sum[k][OUT_CALLER], sum[k][OUT_WORK],
-			sum[k][OUT_TIMEOUT], sum[k][OUT_NOT_TRIED],
-			sum[k][OUT_MEMBERSHIP] + sum[k][OUT_OTHER]);
-	}
+			"work=%lu timeout=%lu membership=%lu not_tried=%lu "
+			"other=%lu\n",
+			k, level_name(k), level_rounds[k],
+			sum[k][OUT_COMMITTED], sum[k][OUT_REFUSED],
+			sum[k][OUT_CANNOT], sum[k][OUT_CALLER],
+			sum[k][OUT_WORK], sum[k][OUT_TIMEOUT],
+			sum[k][OUT_MEMBERSHIP], sum[k][OUT_NOT_TRIED],
+			sum[k][OUT_OTHER]);
 }
 
 /**
@@ -720,6 +786,7 @@ static void report(void)
  */
 static int __init coupled_domain_test_init(void)
 {
+	struct task_struct *hp_task = NULL;
 	unsigned long start = jiffies, calls = 0;
 	unsigned int c, n, k;
 	char buf[64];
@@ -739,66 +806,70 @@ static int __init coupled_domain_test_init(void)
 	ret = workers ? tree_init() : -ENOMEM;
 	if (ret)
 		goto setup;
-	for (c = 0; c < nr_cpus; c++) {
-		int rc = coupled_domain_join(&workers[c].node[0]->d,
-					     workers[c].leaf_id);
-
-		if (rc) {
-			fail("join refused", rc, c);
-			ret = -EINVAL;
-			goto setup;
-		}
-	}
-	for (n = 0; n < nr_nodes; n++)
-		if (coupled_group_members(&nodes[n].g) != nodes[n].ncpus)
+	/* Joins every online CPU: the callbacks run on each. */
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "coupled/domain:online",
+				domain_cpu_online, domain_cpu_offline);
+	if (ret < 0)
+		goto setup;
+	hp_state = ret;
+	for (n = 0; n < tree->nodes; n++)
+		if (coupled_group_members(&tree->group[n]) != tree->ncores[n])
 			fail("a node's members after the joins", n,
-			     coupled_group_members(&nodes[n].g));
-	/* The kthreads' creation publishes the tree to them. */
-	for (c = 0; c < nr_cpus; c++) {
-		struct task_struct *t = kthread_create_on_cpu(
-			domain_thread, &workers[c], c, "coupled_domain/%u");
-
-		if (IS_ERR(t)) {
-			fail("cannot start a kthread", PTR_ERR(t), c);
-			break;
+			     coupled_group_members(&tree->group[n]));
+	/* The threads' creation publishes the tree to them. */
+	ret = smpboot_register_percpu_thread(&domain_threads);
+	if (ret)
+		goto remove;
+	atomic_set(&hotplug_over, !hotplug || nr_cpus < 2);
+	atomic_set(&started, 1);
+	for_each_online_cpu(c) wake_up_process(per_cpu(domain_task, c));
+	if (!atomic_read(&hotplug_over)) {
+		hp_task = kthread_run(domain_hotplug_fn, NULL,
+				      "coupled_domain_hp");
+		if (IS_ERR(hp_task)) {
+			fail("cannot start the hotplug thread",
+			     PTR_ERR(hp_task), 0);
+			hp_task = NULL;
+			finish();
 		}
-		workers[c].task = t;
 	}
-	for (c = 0; c < nr_cpus; c++)
-		if (workers[c].task)
-			wake_up_process(workers[c].task);
 
 	left = wait_for_completion_interruptible_timeout(&finished,
 							 timeout_s * HZ);
 	if (left <= 0)
-		fail("watchdog: the system level did not reach its rounds",
-		     left, atomic_long_read(&nodes[0].rounds));
+		fail("watchdog: the system rounds or the hotplug cycles did "
+		     "not complete",
+		     atomic_long_read(&node_rounds[0]), hotplug_cycles);
 	finish();
+	if (hp_task)
+		kthread_stop(hp_task);
+	smpboot_unregister_percpu_thread(&domain_threads);
+	/* Every online CPU leaves (the offline callback on each). */
+	cpuhp_remove_state(hp_state);
+	hp_state = -1;
+	if (hotplug && hotplug_cycles < hotplug)
+		fail("fewer hotplug cycles during rounds than asked",
+		     hotplug_cycles, hotplug);
 	for (c = 0; c < nr_cpus; c++)
-		if (workers[c].task)
-			kthread_stop(workers[c].task);
-	for (c = 0; c < nr_cpus; c++) {
-		int rc = coupled_domain_leave(&workers[c].node[0]->d,
-					      workers[c].leaf_id);
-
-		if (rc)
-			fail("leave refused", rc, c);
 		calls += workers[c].calls;
-	}
 	report();
 	for (k = nr_levels; k--;)
 		len += scnprintf(buf + len, sizeof(buf) - len, "%s%s:%lu",
 				 k == nr_levels - 1 ? "" : ",", level_name(k),
 				 level_rounds[k]);
 	pr_info("coupled_domain_test: verdict %s levels=%u cpus=%u "
-		"clusters=%u rounds=%s calls=%lu protocol=%s errors=%d "
-		"ms=%u%s\n",
+		"clusters=%u rounds=%s calls=%lu hotplug=%lu refused=%lu "
+		"protocol=%s errors=%d ms=%u%s\n",
 		atomic_read(&errors) ? "FAIL" : "PASS", nr_levels, nr_cpus,
-		clusters, buf, calls, COUPLED_PROTOCOL_NAME,
-		atomic_read(&errors), jiffies_to_msecs(jiffies - start),
+		clusters, buf, calls, hotplug_cycles, hotplug_refused,
+		COUPLED_PROTOCOL_NAME, atomic_read(&errors),
+		jiffies_to_msecs(jiffies - start),
 		wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
 
+remove:
+	cpuhp_remove_state(hp_state);
+	hp_state = -1;
 setup:
 	pr_err("coupled_domain_test: verdict FAIL setup error %d (cpus %u, "
 	       "clusters %u, levels %u)\n",
@@ -819,5 +890,6 @@ static void __exit coupled_domain_test_exit(void)
 
 module_init(coupled_domain_test_init);
 module_exit(coupled_domain_test_exit);
-MODULE_DESCRIPTION("coupled domains: cpu, cluster and system levels");
+MODULE_DESCRIPTION("coupled domains: cpu, cluster and system levels, with "
+		   "CPU hotplug");
 MODULE_LICENSE("Dual MIT/GPL");

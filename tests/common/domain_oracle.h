@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * domain_oracle.h - the per-level oracle of coupled domains
+ * (coupled/domain.h): the checks of the domain stress test, the bare-metal
+ * domain torture and the kernel's domain test.
+ *
+ * What every committed round of every level must satisfy, node by node:
+ *  - all or none: the round of level k was reported by exactly its members,
+ *    each once: as many distinct cores (ids in the node's group) as the
+ *    round has members, all of which saw that member count;
+ *  - one round: every core of it saw the same generation and the same
+ *    parameter, and the parameter is the reduction of their requests;
+ *  - no split: every core of it learned the same outcome for every level
+ *    above (the same depth: committed up to the same level), and those that
+ *    committed level k + 1 committed the same round of it.
+ * And per call: the action ran once per committed call and never in one
+ * that did not commit, and the outcome vector is well formed (levels below
+ * the depth committed with their rounds, the first level above them not
+ * committed for a reason, REFUSED exactly when the requests refused it,
+ * the levels above it NOT_TRIED).
+ *
+ * Use, per level: one struct domain_oracle_level per node (or a few per
+ * node, indexed by generation).  Inside the action each core calls
+ * domain_oracle_report() for every committed level k (k < r->depth): it
+ * records itself, and the report that completes the round's member count
+ * checks the record, counts the round and resets the record for the next
+ * one.  This needs no barrier in the action: the node's next round commits
+ * only after every core of this one has left its call of the node's group,
+ * so the completer's reset happens before any report of the next round.  A
+ * round that lacks a member never completes: the next round that lands in
+ * the record fails (a core twice, or two generations), and after the run
+ * domain_oracle_leftover() fails a record that is still half filled.
+ *
+ * Per call: struct domain_oracle_call, domain_oracle_call_begin() before
+ * the call, domain_oracle_shape() in the action, domain_oracle_call_end()
+ * with the call's result.
+ *
+ * Freestanding, like the core and oracle.h (whose failure type and value
+ * keys it shares): only what coupled/domain.h brings, so it builds in a
+ * kernel module, in a bare-metal image and hosted.
+ *
+ * Memory order: the folds are relaxed (atomicity alone keeps each bit and
+ * fold exact); the count is acq_rel: each reporter's release orders its
+ * folds before its increment, the completer's acquire orders all of them
+ * before its check and reset.
+ */
+#ifndef COUPLED_TEST_DOMAIN_ORACLE_H
+#define COUPLED_TEST_DOMAIN_ORACLE_H
+
+#include "coupled/domain.h"
+
+#include "oracle.h"
+
+/* Member ids of one node's group the record can hold. */
+#ifndef DOMAIN_ORACLE_MAX_MEMBERS
+#define DOMAIN_ORACLE_MAX_MEMBERS 64u
+#endif
+#define DOMAIN_ORACLE_WORDS ((DOMAIN_ORACLE_MAX_MEMBERS + 31u) / 32u)
+
+/* The values each core reports for a level, folded into lo and hi. */
+enum domain_oracle_value {
+	DOMAIN_ORACLE_MEMBERS,    /* the round's member count */
+	DOMAIN_ORACLE_GENERATION, /* the round's generation */
+	DOMAIN_ORACLE_PARAM,      /* the round's parameter */
+	DOMAIN_ORACLE_REQUEST,    /* the core's request for the level */
+	DOMAIN_ORACLE_DEPTH,      /* the core's committed depth */
+	DOMAIN_ORACLE_NEXT,       /* the generation of level k + 1, if
+				   * committed (0 if not) */
+	DOMAIN_ORACLE_VALUES
+};
+
+/**
+ * struct domain_oracle_level - one node's record of its round in flight
+ * @count: reports of the round so far
+ * @ran: bit i: the core with id i in the node's group reported it
+ * @lo: per value, the smallest key folded (oracle__key())
+ * @hi: per value, the largest key folded
+ * @rounds: rounds checked complete in this record (never reset)
+ */
+struct domain_oracle_level {
+	coupled_atomic_u32 count;
+	coupled_atomic_u32 ran[DOMAIN_ORACLE_WORDS];
+	coupled_atomic_u32 lo[DOMAIN_ORACLE_VALUES];
+	coupled_atomic_u32 hi[DOMAIN_ORACLE_VALUES];
+	coupled_atomic_u32 rounds;
+};
+
+/**
+ * struct domain_oracle_call - one call's own count
+ * @actions: actions run in the call so far
+ *
+ * Private to the calling core (no atomics).
+ */
+struct domain_oracle_call {
+	uint32_t actions;
+};
+
+/**
+ * domain_oracle_reset() - make a record ready for the node's next round
+ * @rec: the record
+ *
+ * Context: by the completer of the round (domain_oracle_report()), or
+ * before the record is shared.
+ */
+static inline void domain_oracle_reset(struct domain_oracle_level *rec)
+{
+	uint32_t i;
+
+	for (i = 0; i < DOMAIN_ORACLE_WORDS; i++)
+		/*
+		 * relaxed: the next round of the node commits only after the
+		 * completer left its call (the group's release/acquire).
+		 */
+		coupled_store(&rec->ran[i], 0u, COUPLED_RELAXED);
+	for (i = 0; i < DOMAIN_ORACLE_VALUES; i++) {
+		/* relaxed: as above. */
+		coupled_store(&rec->lo[i], ORACLE_KEY_EMPTY_LO,
+			      COUPLED_RELAXED);
+		/* relaxed: as above. */
+		coupled_store(&rec->hi[i], ORACLE_KEY_EMPTY_HI,
+			      COUPLED_RELAXED);
+	}
+	/* relaxed: as above. */
+	coupled_store(&rec->count, 0u, COUPLED_RELAXED);
+}
+
+/**
+ * domain_oracle_init() - initialise a record before it is shared
+ * @rec: the record
+ *
+ * Context: before any other thread can reach @rec.
+ */
+static inline void domain_oracle_init(struct domain_oracle_level *rec)
+{
+	coupled_atomic_init(&rec->rounds, 0u);
+	coupled_atomic_init(&rec->count, 0u);
+	domain_oracle_reset(rec);
+}
+
+/**
+ * domain_oracle__fold() - fold a value into a record's lo and hi
+ * @rec: the record
+ * @which: which value
+ * @v: the value
+ *
+ * Context: any, concurrently with other cores' folds.
+ */
+static inline void domain_oracle__fold(struct domain_oracle_level *rec,
+				       enum domain_oracle_value which,
+				       int32_t v)
+{
+	uint32_t key = oracle__key(v), cur;
+
+	/* relaxed: only the atomicity of the fold matters (see the top). */
+	cur = coupled_load(&rec->lo[which], COUPLED_RELAXED);
+	/* relaxed: a failed CAS reloads cur and the loop retries. */
+	while (key < cur && !coupled_cas(&rec->lo[which], &cur, key,
+					 COUPLED_RELAXED, COUPLED_RELAXED))
+		;
+	/* relaxed: as for lo. */
+	cur = coupled_load(&rec->hi[which], COUPLED_RELAXED);
+	/* relaxed: as above. */
+	while (key > cur && !coupled_cas(&rec->hi[which], &cur, key,
+					 COUPLED_RELAXED, COUPLED_RELAXED))
+		;
+}
+
+/**
+ * domain_oracle__seen() - lo and hi of a folded value
+ * @rec: the record
+ * @which: which value
+ * @lo: out
+ * @hi: out
+ *
+ * Context: after the completer's acquire (or after the run).
+ * Return: false if nothing was folded.
+ */
+static inline bool domain_oracle__seen(struct domain_oracle_level *rec,
+				       enum domain_oracle_value which,
+				       int32_t *lo, int32_t *hi)
+{
+	/* relaxed: ordered by the caller's acquire (see the top). */
+	uint32_t l = coupled_load(&rec->lo[which], COUPLED_RELAXED);
+	/* relaxed: as above. */
+	uint32_t h = coupled_load(&rec->hi[which], COUPLED_RELAXED);
+
+	*lo = oracle__value(l);
+	*hi = oracle__value(h);
+	return l <= h;
+}
+
+/**
+ * domain_oracle_record() - a core of a committed level-@k round records it
+ * @rec: the node's record
+ * @r: what the call learned (the action's argument)
+ * @k: the level, < @r->depth
+ * @request: the core's request for level @k
+ * @f: filled in on failure
+ *
+ * Context: inside the action, concurrently with the round's other cores.
+ * Return: the number of reports of the round with this one (1 for the
+ * first), or -1 with @f filled in (the level did not commit, the core
+ * reported the round already, or its id is beyond the record).
+ */
+static inline int domain_oracle_record(struct domain_oracle_level *rec,
+				       const struct coupled_domain_round *r,
+				       uint32_t k, int32_t request,
+				       struct oracle_failure *f)
+{
+	const struct coupled_domain_level *l = &r->level[k];
+	coupled_atomic_u32 *word;
+	uint32_t self, bit, old, next = 0;
+
+	if (k >= r->depth || !l->committed || !l->round)
+		return oracle__fail(f, "reported a level that did not commit",
+				    (long)k, (long)r->depth);
+	self = l->round->self;
+	if (self >= DOMAIN_ORACLE_MAX_MEMBERS)
+		return oracle__fail(f, "id beyond DOMAIN_ORACLE_MAX_MEMBERS",
+				    (long)self, (long)k);
+	word = &rec->ran[self / 32u];
+	bit = 1u << (self % 32u);
+	/* relaxed: the CAS below decides; a stale value only retries. */
+	old = coupled_load(word, COUPLED_RELAXED);
+	do {
+		if (old & bit)
+			return oracle__fail(f,
+					    "a core reported a round twice (or "
+					    "a round lacked a core)",
+					    (long)k, (long)l->generation);
+		/* relaxed: atomicity alone makes the bit exact. */
+	} while (!coupled_cas(word, &old, old | bit, COUPLED_RELAXED,
+			      COUPLED_RELAXED));
+	if (k + 1u < r->levels && r->level[k + 1u].committed)
+		next = r->level[k + 1u].generation;
+	domain_oracle__fold(rec, DOMAIN_ORACLE_MEMBERS, (int32_t)l->members);
+	domain_oracle__fold(rec, DOMAIN_ORACLE_GENERATION,
+			    (int32_t)l->generation);
+	domain_oracle__fold(rec, DOMAIN_ORACLE_PARAM, l->param);
+	domain_oracle__fold(rec, DOMAIN_ORACLE_REQUEST, request);
+	domain_oracle__fold(rec, DOMAIN_ORACLE_DEPTH, (int32_t)r->depth);
+	domain_oracle__fold(rec, DOMAIN_ORACLE_NEXT, (int32_t)next);
+	/*
+	 * acq_rel: the release orders the folds above before the count; the
+	 * completer's acquire orders every reporter's folds before its check.
+	 */
+	return (int)(coupled_fetch_add(&rec->count, 1u, COUPLED_ACQ_REL) + 1u);
+}
+
+/**
+ * domain_oracle_check() - did the node's round hold?
+ * @rec: the record, every core of the round recorded
+ * @reduce: the node's reduction, one that picks the smallest or the largest
+ *          request (coupled_reduce_min() or coupled_reduce_max())
+ * @f: filled in on failure
+ *
+ * Context: the completer (domain_oracle_report()), or after the run.
+ * Return: 0, or -1 with @f naming the first check that failed.
+ */
+static inline int domain_oracle_check(struct domain_oracle_level *rec,
+				      coupled_reduce_fn reduce,
+				      struct oracle_failure *f)
+{
+	/* relaxed: ordered by the caller's acquire. */
+	uint32_t n = coupled_load(&rec->count, COUPLED_RELAXED), ran = 0;
+	int32_t lo, hi, rlo, rhi;
+	uint32_t i, w;
+
+	if (n == 0)
+		return oracle__fail(f, "no core reported the round", 0, 0);
+	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_MEMBERS, &lo, &hi);
+	if (lo != hi)
+		return oracle__fail(f,
+				    "cores of one round saw different "
+				    "member counts",
+				    (long)lo, (long)hi);
+	if ((int32_t)n != lo)
+		return oracle__fail(f,
+				    "reports != the round's members (all or "
+				    "none)",
+				    (long)n, (long)lo);
+	for (i = 0; i < DOMAIN_ORACLE_WORDS; i++) {
+		/* relaxed: as above. */
+		w = coupled_load(&rec->ran[i], COUPLED_RELAXED);
+		for (; w; w &= w - 1u)
+			ran++;
+	}
+	if (ran != n)
+		return oracle__fail(f, "cores that reported != reports",
+				    (long)ran, (long)n);
+	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_GENERATION, &lo, &hi);
+	if (lo != hi)
+		return oracle__fail(f,
+				    "cores of one round saw different "
+				    "generations",
+				    (long)(uint32_t)lo, (long)(uint32_t)hi);
+	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_PARAM, &lo, &hi);
+	if (lo != hi)
+		return oracle__fail(f,
+				    "cores of one round saw different "
+				    "parameters",
+				    (long)lo, (long)hi);
+	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_REQUEST, &rlo, &rhi);
+	if (lo != reduce(rlo, rhi))
+		return oracle__fail(f, "param != reduction of the requests",
+				    (long)lo, (long)reduce(rlo, rhi));
+	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_DEPTH, &lo, &hi);
+	if (lo != hi)
+		return oracle__fail(f,
+				    "split: cores of one round learned "
+				    "different outcomes above it (depths)",
+				    (long)lo, (long)hi);
+	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_NEXT, &lo, &hi);
+	if (lo != hi)
+		return oracle__fail(f,
+				    "split: cores of one round committed "
+				    "different rounds above it",
+				    (long)(uint32_t)lo, (long)(uint32_t)hi);
+	return 0;
+}
+
+/**
+ * domain_oracle_report() - record a committed level, check it if complete
+ * @rec: the node's record
+ * @r: what the call learned
+ * @k: the level, < @r->depth
+ * @request: the core's request for level @k
+ * @reduce: the node's reduction (as domain_oracle_check())
+ * @f: filled in on failure
+ *
+ * The report that completes the round's member count checks the round,
+ * counts it in @rec->rounds and resets the record.
+ *
+ * Context: inside the action.
+ * Return: 1 if this report completed a round that held, 0 if the round
+ * still lacks reports, -1 with @f filled in on a failure.
+ */
+static inline int domain_oracle_report(struct domain_oracle_level *rec,
+				       const struct coupled_domain_round *r,
+				       uint32_t k, int32_t request,
+				       coupled_reduce_fn reduce,
+				       struct oracle_failure *f)
+{
+	int n = domain_oracle_record(rec, r, k, request, f);
+
+	if (n < 0)
+		return -1;
+	if ((uint32_t)n > r->level[k].members)
+		return oracle__fail(f,
+				    "more reports than the round's members "
+				    "(a round lacked a core)",
+				    (long)n, (long)r->level[k].members);
+	if ((uint32_t)n < r->level[k].members)
+		return 0;
+	if (domain_oracle_check(rec, reduce, f))
+		return -1;
+	/* relaxed: a count, read after the run. */
+	coupled_fetch_add(&rec->rounds, 1u, COUPLED_RELAXED);
+	domain_oracle_reset(rec);
+	return 1;
+}
+
+/**
+ * domain_oracle_leftover() - after the run: no round left half reported
+ * @rec: the record
+ * @f: filled in on failure
+ *
+ * Context: after the run (every core's reports ordered before the call).
+ * Return: 0, or -1 if a round is still missing reports (a core of a
+ * committed round never ran the action for it).
+ */
+static inline int domain_oracle_leftover(struct domain_oracle_level *rec,
+					 struct oracle_failure *f)
+{
+	/* relaxed: ordered by the end of the run. */
+	uint32_t n = coupled_load(&rec->count, COUPLED_RELAXED);
+	int32_t lo, hi;
+
+	if (!n)
+		return 0;
+	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_MEMBERS, &lo, &hi);
+	return oracle__fail(f,
+			    "a round reported by fewer cores than its "
+			    "members",
+			    (long)n, (long)hi);
+}
+
+/**
+ * domain_oracle_rounds() - rounds checked complete in a record
+ * @rec: the record
+ *
+ * Context: after the run.
+ * Return: the count.
+ */
+static inline uint32_t domain_oracle_rounds(struct domain_oracle_level *rec)
+{
+	/* relaxed: read after the run. */
+	return coupled_load(&rec->rounds, COUPLED_RELAXED);
+}
+
+/**
+ * domain_oracle_call_begin() - before a domain call
+ * @c: the call's count
+ *
+ * Context: the calling core.
+ */
+static inline void domain_oracle_call_begin(struct domain_oracle_call *c)
+{
+	c->actions = 0;
+}
+
+/**
+ * domain_oracle_shape() - in the action: count it, check the outcomes
+ * @c: the call's count
+ * @r: what the call learned
+ * @requests: the call's requests, one per level
+ * @f: filled in on failure
+ *
+ * Context: inside the action.
+ * Return: 0, or -1 with @f naming the first check that failed.
+ */
+static inline int domain_oracle_shape(struct domain_oracle_call *c,
+				      const struct coupled_domain_round *r,
+				      const int32_t *requests,
+				      struct oracle_failure *f)
+{
+	uint32_t k, top = 0;
+
+	if (++c->actions != 1u)
+		return oracle__fail(f, "the action ran twice in one call",
+				    (long)c->actions, 0);
+	if (r->levels < 1u || r->levels > COUPLED_DOMAIN_MAX_LEVELS ||
+	    r->depth < 1u || r->depth > r->levels)
+		return oracle__fail(f, "the call's levels or depth",
+				    (long)r->levels, (long)r->depth);
+	while (top + 1u < r->levels && requests[top + 1u] >= 0)
+		top++;
+	for (k = 0; k < r->levels; k++) {
+		const struct coupled_domain_level *l = &r->level[k];
+		int o = l->outcome;
+
+		if (k < r->depth) {
+			if (!l->committed || o != COUPLED_COMMITTED ||
+			    !l->round)
+				return oracle__fail(f,
+						    "a level below the depth "
+						    "not committed",
+						    (long)k, (long)o);
+			if (l->round->members != l->members ||
+			    l->round->param != l->param ||
+			    l->round->generation != l->generation)
+				return oracle__fail(f,
+						    "a level's report differs "
+						    "from its round",
+						    (long)k, (long)l->members);
+			if (k > top)
+				return oracle__fail(f,
+						    "a refused level committed",
+						    (long)k, (long)top);
+			continue;
+		}
+		if (l->committed || l->round)
+			return oracle__fail(f,
+					    "a level above the depth "
+					    "committed",
+					    (long)k, (long)r->depth);
+		if (k > r->depth) {
+			if (o != COUPLED_DOMAIN_NOT_TRIED)
+				return oracle__fail(f,
+						    "a level above the first "
+						    "failure was tried",
+						    (long)k, (long)o);
+		} else if (k > top) {
+			if (o != COUPLED_DOMAIN_REFUSED)
+				return oracle__fail(f,
+						    "a refused level not "
+						    "reported REFUSED",
+						    (long)k, (long)o);
+		} else if (o == COUPLED_COMMITTED ||
+			   o == COUPLED_DOMAIN_NOT_TRIED ||
+			   o == COUPLED_DOMAIN_REFUSED) {
+			return oracle__fail(f, "a level given up for no reason",
+					    (long)k, (long)o);
+		}
+	}
+	return 0;
+}
+
+/**
+ * domain_oracle_call_end() - after the call: the action ran once per commit
+ * @c: the call's count
+ * @ret: what the call returned
+ * @f: filled in on failure
+ *
+ * Context: the calling core, after the call returned.
+ * Return: 0, or -1 with @f filled in.
+ */
+static inline int domain_oracle_call_end(struct domain_oracle_call *c, int ret,
+					 struct oracle_failure *f)
+{
+	if (c->actions != (ret == COUPLED_COMMITTED ? 1u : 0u))
+		return oracle__fail(f, "the action count != the call's commit",
+				    (long)c->actions, (long)ret);
+	return 0;
+}
+
+#endif /* COUPLED_TEST_DOMAIN_ORACLE_H */

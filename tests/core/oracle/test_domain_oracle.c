@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * test_domain_oracle.c - the per-level oracle (tests/common/domain_oracle.h)
+ * on its own.
+ *
+ * Calls are written by hand, one core after the other, on a tree of two
+ * clusters of two cores under a root: a level-1 round (cluster 0, cores 0
+ * and 1) whose cores both commit the root or both do not must pass; each
+ * kind of broken round must fail with its own message: a split (one core
+ * of the cluster round commits the root, the other does not), a missing
+ * member, a parameter that is not the reduction or that the cores saw
+ * differently, two generations in one record, a core twice; and each
+ * broken call: the action twice in a call, an action in a call that did
+ * not commit, none in one that did, a malformed outcome vector.  The stress
+ * test and the tortures trust the oracle to fail; this shows that it can.
+ */
+#include "coupled/domain.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "domain_oracle.h"
+
+#define LEVELS 2u
+
+static struct domain_oracle_level rec;
+static struct coupled_round rounds[2][LEVELS];
+
+/*
+ * A call's outcome on a 2-level tree (cluster leaf, root): the cluster
+ * committed with (self, param, gen, members); the root committed when
+ * @root_gen is not 0 (param @root_param, 4 members), else CANNOT.
+ */
+static struct coupled_domain_round call(uint32_t slot, uint32_t self,
+					int32_t param, uint32_t gen,
+					uint32_t members, uint32_t root_gen,
+					int32_t root_param)
+{
+	struct coupled_domain_round r;
+	struct coupled_round *cl = &rounds[slot][0];
+	struct coupled_round *rt = &rounds[slot][1];
+
+	memset(&r, 0, sizeof(r));
+	memset(cl, 0, sizeof(*cl));
+	memset(rt, 0, sizeof(*rt));
+	r.core = self;
+	r.levels = LEVELS;
+	cl->self = self;
+	cl->param = param;
+	cl->generation = gen;
+	cl->members = members;
+	r.level[0].committed = true;
+	r.level[0].outcome = COUPLED_COMMITTED;
+	r.level[0].param = param;
+	r.level[0].generation = gen;
+	r.level[0].members = members;
+	r.level[0].round = cl;
+	r.depth = 1;
+	r.level[1].outcome = COUPLED_DOMAIN_CANNOT;
+	if (root_gen) {
+		rt->self = self;
+		rt->param = root_param;
+		rt->generation = root_gen;
+		rt->members = 4;
+		r.level[1].committed = true;
+		r.level[1].outcome = COUPLED_COMMITTED;
+		r.level[1].param = root_param;
+		r.level[1].generation = root_gen;
+		r.level[1].members = 4;
+		r.level[1].round = rt;
+		r.depth = 2;
+	}
+	return r;
+}
+
+/* Report a cluster round's core; the report must be accepted (0 or 1). */
+static int report(const struct coupled_domain_round *r, int32_t request)
+{
+	struct oracle_failure f;
+	int ret;
+
+	memset(&f, 0, sizeof(f));
+	ret = domain_oracle_report(&rec, r, 0, request, coupled_reduce_min, &f);
+	if (ret < 0)
+		fprintf(stderr, "unexpected failure: %s (%ld, %ld)\n", f.what,
+			f.a, f.b);
+	CHECK(ret >= 0);
+	return ret;
+}
+
+/* The report must fail with @what. */
+static void report_fails(const struct coupled_domain_round *r, int32_t request,
+			 const char *what)
+{
+	struct oracle_failure f;
+
+	memset(&f, 0, sizeof(f));
+	CHECK_EQ(domain_oracle_report(&rec, r, 0, request, coupled_reduce_min,
+				      &f),
+		 -1);
+	CHECK(f.what != NULL);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+	CHECK(strstr(f.what, what) != NULL);
+}
+
+/* The outcome vector of @r with @requests must fail with @what. */
+static void shape_fails(const struct coupled_domain_round *r,
+			const int32_t *requests, const char *what)
+{
+	struct domain_oracle_call c;
+	struct oracle_failure f;
+
+	memset(&f, 0, sizeof(f));
+	domain_oracle_call_begin(&c);
+	CHECK_EQ(domain_oracle_shape(&c, r, requests, &f), -1);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+	CHECK(strstr(f.what, what) != NULL);
+}
+
+int main(void)
+{
+	static const int32_t req[LEVELS] = { 3, 2 };
+	static const int32_t refuse[LEVELS] = { 3, -1 };
+	struct coupled_domain_round a, b;
+	struct domain_oracle_call c;
+	struct oracle_failure f;
+
+	TEST_CASE("a cluster round whose cores both commit the root passes");
+	domain_oracle_init(&rec);
+	a = call(0, 0, 2, 7, 2, 30, 1);
+	b = call(1, 1, 2, 7, 2, 30, 1);
+	CHECK_EQ(report(&a, 5), 0);
+	CHECK_EQ(report(&b, 2), 1);
+	CHECK_EQ(domain_oracle_rounds(&rec), 1);
+	CHECK_EQ(domain_oracle_leftover(&rec, &f), 0);
+
+	TEST_CASE("a cluster round whose cores both give the root up passes");
+	a = call(0, 1, 4, 8, 2, 0, 0);
+	b = call(1, 0, 4, 8, 2, 0, 0);
+	CHECK_EQ(report(&a, 4), 0);
+	CHECK_EQ(report(&b, 6), 1);
+	CHECK_EQ(domain_oracle_rounds(&rec), 2);
+
+	TEST_CASE("a round of one member (the other left) passes");
+	a = call(0, 1, 4, 9, 1, 0, 0);
+	CHECK_EQ(report(&a, 4), 1);
+
+	TEST_CASE("split: one core commits the root, the other does not");
+	a = call(0, 0, 2, 10, 2, 31, 1);
+	b = call(1, 1, 2, 10, 2, 0, 0);
+	CHECK_EQ(report(&a, 2), 0);
+	report_fails(&b, 3, "split");
+
+	TEST_CASE("split: both commit the root, in different rounds");
+	domain_oracle_reset(&rec);
+	a = call(0, 0, 2, 11, 2, 31, 1);
+	b = call(1, 1, 2, 11, 2, 32, 1);
+	CHECK_EQ(report(&a, 2), 0);
+	report_fails(&b, 3, "committed different rounds above");
+
+	TEST_CASE("a member missing: the next round lands on a half record");
+	domain_oracle_reset(&rec);
+	a = call(0, 0, 2, 12, 2, 0, 0);
+	CHECK_EQ(report(&a, 2), 0);
+	CHECK_EQ(domain_oracle_leftover(&rec, &f), -1);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+	CHECK(strstr(f.what, "fewer cores than its members") != NULL);
+	a = call(0, 0, 2, 13, 2, 0, 0);
+	report_fails(&a, 2, "twice");
+	domain_oracle_reset(&rec);
+	a = call(0, 0, 2, 14, 2, 0, 0);
+	b = call(1, 1, 2, 15, 2, 0, 0);
+	CHECK_EQ(report(&a, 2), 0);
+	report_fails(&b, 2, "different generations");
+
+	TEST_CASE("a member missing: the rest complete a round of fewer");
+	domain_oracle_reset(&rec);
+	a = call(0, 0, 2, 16, 3, 0, 0);
+	b = call(1, 1, 2, 16, 2, 0, 0);
+	CHECK_EQ(report(&a, 2), 0);
+	report_fails(&b, 2, "member counts");
+
+	TEST_CASE("a wrong parameter: not the reduction of the requests");
+	domain_oracle_reset(&rec);
+	a = call(0, 0, 3, 18, 2, 0, 0);
+	b = call(1, 1, 3, 18, 2, 0, 0);
+	CHECK_EQ(report(&a, 4), 0);
+	report_fails(&b, 5, "reduction");
+
+	TEST_CASE("a wrong parameter: the cores saw different ones");
+	domain_oracle_reset(&rec);
+	a = call(0, 0, 3, 19, 2, 0, 0);
+	b = call(1, 1, 4, 19, 2, 0, 0);
+	CHECK_EQ(report(&a, 3), 0);
+	report_fails(&b, 4, "different parameters");
+
+	TEST_CASE("a core twice in one round");
+	domain_oracle_reset(&rec);
+	a = call(0, 1, 3, 20, 2, 0, 0);
+	CHECK_EQ(report(&a, 3), 0);
+	report_fails(&a, 3, "twice");
+
+	TEST_CASE("more reports than members");
+	domain_oracle_reset(&rec);
+	a = call(0, 0, 3, 21, 1, 0, 0);
+	b = call(1, 1, 3, 21, 1, 0, 0);
+	CHECK_EQ(domain_oracle_record(&rec, &a, 0, 3, &f), 1);
+	report_fails(&b, 3, "more reports than");
+
+	TEST_CASE("a level that did not commit is not reported");
+	domain_oracle_reset(&rec);
+	a = call(0, 0, 3, 22, 2, 0, 0);
+	CHECK_EQ(domain_oracle_record(&rec, &a, 1, 3, &f), -1);
+	CHECK(strstr(f.what, "did not commit") != NULL);
+
+	TEST_CASE("the action once per call");
+	a = call(0, 0, 2, 23, 2, 30, 1);
+	domain_oracle_call_begin(&c);
+	CHECK_EQ(domain_oracle_shape(&c, &a, req, &f), 0);
+	CHECK_EQ(domain_oracle_call_end(&c, COUPLED_COMMITTED, &f), 0);
+	CHECK_EQ(domain_oracle_shape(&c, &a, req, &f), -1);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+	CHECK(strstr(f.what, "twice in one call") != NULL);
+	domain_oracle_call_begin(&c);
+	CHECK_EQ(domain_oracle_call_end(&c, COUPLED_COMMITTED, &f), -1);
+	CHECK(strstr(f.what, "action count") != NULL);
+	CHECK_EQ(domain_oracle_call_end(&c, COUPLED_ABORT_MEMBERSHIP, &f), 0);
+	CHECK_EQ(domain_oracle_shape(&c, &a, req, &f), 0);
+	CHECK_EQ(domain_oracle_call_end(&c, COUPLED_ABORT_WORK, &f), -1);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+
+	TEST_CASE("malformed outcome vectors");
+	a = call(0, 0, 2, 24, 2, 30, 1);
+	shape_fails(&a, refuse, "a refused level committed");
+	a = call(0, 0, 2, 24, 2, 0, 0);
+	shape_fails(&a, refuse, "not reported REFUSED");
+	a.level[1].outcome = COUPLED_DOMAIN_REFUSED;
+	domain_oracle_call_begin(&c);
+	CHECK_EQ(domain_oracle_shape(&c, &a, refuse, &f), 0);
+	shape_fails(&a, req, "given up for no reason");
+	a.level[1].outcome = COUPLED_DOMAIN_NOT_TRIED;
+	shape_fails(&a, req, "given up for no reason");
+	a = call(0, 0, 2, 24, 2, 30, 1);
+	a.depth = 1;
+	shape_fails(&a, req, "above the depth committed");
+	a = call(0, 0, 2, 24, 2, 30, 1);
+	a.level[1].param = 5;
+	shape_fails(&a, req, "differs from its round");
+	a = call(0, 0, 2, 24, 2, 30, 1);
+	a.depth = 0;
+	shape_fails(&a, req, "levels or depth");
+
+	printf("OK: the domain oracle passes rounds that held and catches "
+	       "each broken one\n");
+	return 0;
+}
