@@ -60,9 +60,10 @@ A test program's exit status 77 is a skip (as for ctest), never a pass.
 A mutant runs the checks of the variants that compile the mutated code:
 direct.h only the direct builds, settled.h and word.h only the settled
 ones, the common files (protocol.h, membership.h, group.h, action.h, ...)
-and the pthread adapter both, direct first.  Mutants of domain.h run
-domain then domain_c of each variant (no other check compiles domain.h);
-those of group.h (coupled_group_kick()) also run domain after the others.
+and the pthread adapter both, direct first.  Mutants of the domain
+headers (domain.h, domain_call.h, domain_membership.h) run domain then
+domain_c of each variant (no other check compiles them); those of group.h
+(coupled_group_kick()) also run domain after the others.
 Core logic mutants run, per
 variant, unit, stress, scenarios, focused, relacy; core memory-order
 mutants relacy of each variant first, then unit, stress, scenarios, focused
@@ -114,6 +115,11 @@ WORD_H = "include/coupled/word.h"
 SETTLED_H = "include/coupled/settled.h"
 DIRECT_H = "include/coupled/direct.h"
 DOMAIN_H = "include/coupled/domain.h"
+DOMAIN_CALL_H = "include/coupled/domain_call.h"
+DOMAIN_MEMBERSHIP_H = "include/coupled/domain_membership.h"
+# The domains: the API page and its two bodies, compiled only by the domain
+# checks.
+DOMAIN_FILES = (DOMAIN_H, DOMAIN_CALL_H, DOMAIN_MEMBERSHIP_H)
 GROUP_H = "include/coupled/group.h"
 
 # The protocol variants (coupled/protocol.h), as the compile definition that
@@ -375,67 +381,69 @@ LOGIC_MUTANTS = [
      "\t\tstruct coupled_slot *s = &g->slots[coupled__roster_id(g, k)];",
      "\tfor (k = 0; k + 1u < members; k++) {\n"
      "\t\tstruct coupled_slot *s = &g->slots[coupled__roster_id(g, k)];"),
-    # --- the domains (domain.h; coupled_group_kick() in group.h) ---
+    # --- the domains (domain_call.h, domain_membership.h;
+    # coupled_group_kick() in group.h) ---
     ("domain_no_abandoned_store",
      "a core that does not commit the level above does not mark its round"
      " abandoned (the other cores of the round may wait for it there)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\t\tcoupled_store(&c->node[f->level]->abandoned, r->generation,\n"
      "\t\t\t      COUPLED_RELAXED);",
      "\t\t(void)0;"),
     ("domain_no_abandoned_check",
      "should_abort does not look at the abandoned mark of the round below",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\tif (coupled_load(&c->node[f->level - 1]->abandoned, COUPLED_RELAXED)"
      " ==",
      "\tif (0 && coupled_load(&c->node[f->level - 1]->abandoned,"
      " COUPLED_RELAXED) =="),
     ("domain_give_up_no_kick",
      "a give-up does not kick the level's waiters (they rest on)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\t\t\t(void)coupled_group_kick(d->group);",
      "\t\t\t(void)0;"),
     ("domain_no_candidates_check",
      "should_abort does not compare the candidates with the members (a"
      " core waits at a level somebody under it gave up)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\t    candidates < coupled_group_members(d->group)) {",
      "\t    0 && candidates < coupled_group_members(d->group)) {"),
     ("domain_candidates_not_incremented",
      "a call does not count as a candidate of the levels above its leaf"
      " (no level above the leaf can ever commit)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\t\tcoupled_fetch_add(&c.node[k]->candidates, 1u, COUPLED_RELAXED);",
      "\t\t(void)0;"),
     ("domain_no_final_give_up",
      "a call ends without giving up the candidacies it still holds (a"
      " stale candidate makes a later call wait for a core not there)",
-     DOMAIN_H,
-     "\tcoupled__domain_give_up(&c, 1, false);\n\treturn ret;",
-     "\t(void)0;\n\treturn ret;"),
+     DOMAIN_CALL_H,
+     "\tcoupled__domain_give_up(&c, 1, false);\n"
+     "\tcoupled__domain_call_end(leaf);",
+     "\t(void)0;\n\tcoupled__domain_call_end(leaf);"),
     ("domain_abandon_not_published",
      "a core that marks its round abandoned at a level it is no candidate"
      " of makes no RMW of that level's candidates (nothing carries the"
      " mark, and nobody resting there is kicked)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\t\tif (!drop && !(publish && k == from))\n",
      "\t\tif (!drop && !(0 && publish && k == from))\n"),
     ("domain_waiting_not_incremented",
      "a core trying a level does not count as waiting there (a give-up"
      " sees nobody to kick)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\tcoupled_fetch_add(&d->waiting, 1u, COUPLED_SEQ_CST);",
      "\t(void)0;"),
     ("domain_outcome_not_translated",
      "a level given up for a domain reason reports COUPLED_ABORT_CALLER"
      " (the fired source is not translated)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\tif (ret == COUPLED_ABORT_CALLER && c->fired)",
      "\tif (0 && ret == COUPLED_ABORT_CALLER && c->fired)"),
     ("domain_give_up_kicks_from_only",
      "a give-up kicks the waiters of the first level it gives up only (those"
      " of the levels above rest on, though the level cannot commit)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\t\tif (coupled_load(&d->waiting, COUPLED_SEQ_CST))\n"
      "\t\t\t(void)coupled_group_kick(d->group);",
      "\t\tif (coupled_load(&d->waiting, COUPLED_SEQ_CST) && k == from)\n"
@@ -443,11 +451,79 @@ LOGIC_MUTANTS = [
     ("domain_wake_leaf_only",
      "coupled_domain_wake() wakes the core's leaf slot only (a core resting"
      " above its leaf sleeps on)",
-     DOMAIN_H,
+     DOMAIN_CALL_H,
      "\tfor (k = 0; k < levels; k++) {\n"
      "\t\tstruct coupled_group *g = node[k]->group;",
      "\tfor (k = 0; k < 1; k++) {\n"
      "\t\tstruct coupled_group *g = node[k]->group;"),
+    # The leaf's gate (a membership change as one step, tree-wide).
+    ("domain_gate_no_entry_check",
+     "a call does not look at its leaf's gate when it starts (it runs while"
+     " a change of a core under its leaf changes the levels)",
+     DOMAIN_CALL_H,
+     "\tif (coupled_load(&leaf->changing, COUPLED_SEQ_CST)) {",
+     "\tif (0 && coupled_load(&leaf->changing, COUPLED_SEQ_CST)) {"),
+    ("domain_gate_refusal_counted",
+     "a call refused at the gate stays counted (the change waits for a"
+     " call that has returned)",
+     DOMAIN_CALL_H,
+     "\t\tcoupled_fetch_sub(&leaf->calls, 1u, COUPLED_RELAXED);\n"
+     "\t\treturn false;",
+     "\t\treturn false;"),
+    ("domain_call_end_missing",
+     "a call does not uncount itself when it returns (the next change of"
+     " its leaf waits for ever)",
+     DOMAIN_CALL_H,
+     "\tcoupled__domain_call_end(leaf);\n\treturn ret;",
+     "\treturn ret;"),
+    ("domain_leaf_ignores_gate",
+     "the leaf round's abort source ignores the gate (a core waiting in"
+     " it for a core refused at the gate waits on, and the change for it)",
+     DOMAIN_CALL_H,
+     "\tif (coupled__domain_gate_closed(c->node[0])) {\n"
+     "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
+     "\t\treturn true;\n"
+     "\t}\n"
+     "\tc->fired = 0;\n"
+     "\treturn o && o->should_abort && o->should_abort(o->abort_arg, self);",
+     "\tif (0 && coupled__domain_gate_closed(c->node[0])) {\n"
+     "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
+     "\t\treturn true;\n"
+     "\t}\n"
+     "\tc->fired = 0;\n"
+     "\treturn o && o->should_abort && o->should_abort(o->abort_arg, self);"),
+    ("domain_levels_ignore_gate",
+     "the abort source of the levels above the leaf ignores the gate (cores"
+     " of a committed leaf round wait above it, and the change for them)",
+     DOMAIN_CALL_H,
+     "\tif (coupled__domain_gate_closed(c->node[0])) {\n"
+     "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
+     "\t\treturn true;\n"
+     "\t}\n"
+     "\tif (coupled_adapter_work_pending(",
+     "\tif (0 && coupled__domain_gate_closed(c->node[0])) {\n"
+     "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
+     "\t\treturn true;\n"
+     "\t}\n"
+     "\tif (coupled_adapter_work_pending("),
+    ("domain_change_no_kick",
+     "closing the gate kicks nobody (a core resting in a round of its path"
+     " does not see it, and the change waits for that core)",
+     DOMAIN_MEMBERSHIP_H,
+     "\t\t(void)coupled_group_kick(node[k]->group);",
+     "\t\t(void)0;"),
+    ("domain_change_no_drain",
+     "closing the gate does not wait for the leaf's calls (the levels"
+     " change under a call in progress)",
+     DOMAIN_MEMBERSHIP_H,
+     "\twhile (coupled_load(&leaf->calls, COUPLED_SEQ_CST)) {",
+     "\twhile (0 && coupled_load(&leaf->calls, COUPLED_SEQ_CST)) {"),
+    ("domain_gate_never_opens",
+     "a change does not open its leaf's gate (the leaf's calls give up for"
+     " ever, the next change of the leaf waits for ever)",
+     DOMAIN_MEMBERSHIP_H,
+     "\tcoupled_store(&leaf->changing, 0u, COUPLED_RELEASE);",
+     "\t(void)leaf;"),
     ("group_kick_wakes_nobody",
      "coupled_group_kick() walks the roster but wakes nobody",
      GROUP_H,
@@ -1045,8 +1121,8 @@ def check_order(mutant, variants):
                                         "deadline")]
     if rel in ADAPTER_RELACY:
         return ["adapter"]
-    if rel == DOMAIN_H:
-        # Only the domain checks compile it.
+    if rel in DOMAIN_FILES:
+        # Only the domain checks compile them.
         return ["%s/%s" % (c, v) for v in vs for c in ("domain", "domain_c")]
     # group.h holds coupled_group_kick(), which only the domains call.
     domain = ["domain/%s" % v for v in vs] if rel == GROUP_H else []
