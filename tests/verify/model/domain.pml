@@ -54,6 +54,10 @@
  *                request) for a level above the leaf, default 0
  *   CHANGER      add the changer: coupled_domain_leave(), then
  *                coupled_domain_join(), of core CH (default 1)
+ *   CHANGES      with CHANGER: 1 = only the leave (core CH then stays
+ *                out), 2 = the leave and the join (default)
+ *   INITIAL_OUT  with CHANGER: core CH starts outside every level and the
+ *                changer only joins it
  *   OLD_CHANGE   the changer and the calls without the gate (the code
  *                before the fix): per-level coupled_leave top-down, then
  *                coupled_join bottom-up; no `changing`, no `calls`
@@ -122,6 +126,9 @@
 #endif
 #ifndef CH
 #define CH 1
+#endif
+#ifndef CHANGES
+#define CHANGES 2
 #endif
 
 #if SHAPE == 1
@@ -340,7 +347,7 @@ proctype core(byte c)
 {
 	byte k, n, nb, kk, last, reason, ncalls, top, held, fr;
 	byte gen[LV], req[LV];
-	bit acted, leafok;
+	bit acted, leafok, again;
 
 	do
 	:: ncalls == CALLS -> break
@@ -379,7 +386,7 @@ proctype core(byte c)
 		 * touched */
 		atomic {
 			if
-			:: changing[LEAF(c)] -> calls[LEAF(c)]--; goto call_end
+			:: changing[LEAF(c)] -> calls[LEAF(c)]--; again = 1; goto call_end
 			:: else -> skip
 			fi
 		};
@@ -410,7 +417,9 @@ enter:
 			:: else -> nb = 0
 			fi;
 			if
-			:: !(gmem[n] & BIT(c)) -> goto returned   /* COUPLED_ENOENT */
+			:: !(gmem[n] & BIT(c)) ->                  /* COUPLED_ENOENT */
+				again = (k == 0);
+				goto returned
 			:: else -> skip
 			fi;
 			ginside[n] = ginside[n] | BIT(c);
@@ -555,8 +564,14 @@ final:
 call_end:
 		atomic {
 			assert(acted == leafok);
-			ncalls++;
-			acted = 0; leafok = 0; reason = 0; n = 0; nb = 0; k = 0;
+			/* a call refused for a change in progress (at E1,
+			 * or ENOENT from the leaf) is retried until the
+			 * change is over: it does not count */
+			if
+			:: again && !changer_done -> skip
+			:: else -> ncalls++
+			fi;
+			again = 0; acted = 0; leafok = 0; reason = 0; n = 0; nb = 0; k = 0;
 			top = 0; held = 0;
 			for (kk : 0 .. LV - 1) {
 				gen[kk] = 0; req[kk] = 0
@@ -592,43 +607,55 @@ inline group_join(m)
 	gchg[m] = 0
 }
 
+/* C1: take the leaf's gate (CAS changing 0 -> 1; one changer: always
+ * free); C2: kick every group on the core's path (no effect in the model);
+ * C3: wait until the seq_cst load of calls reads 0 (hook point
+ * COUPLED_HOOK_DOMAIN_DRAIN) */
+inline gate_take()
+{
+#ifndef OLD_CHANGE
+	atomic { changing[LEAF(CH)] == 0 -> changing[LEAF(CH)] = 1 };
+#ifndef MUTANT_NO_DRAIN
+	(calls[LEAF(CH)] == 0);
+#endif
+#endif
+	skip
+}
+
+/* C5: release store changing = 0 */
+inline gate_release()
+{
+#ifndef OLD_CHANGE
+	changing[LEAF(CH)] = 0;
+#endif
+	skip
+}
+
 proctype changer()
 {
 	byte k, m;
 
-#ifndef OLD_CHANGE
-	/* coupled_domain_leave: C1, the gate: CAS changing 0 -> 1 */
-	atomic { changing[LEAF(CH)] == 0 -> changing[LEAF(CH)] = 1 };
-	/* C2: kick every group on the path (no effect in the model) */
-#ifndef MUTANT_NO_DRAIN
-	/* C3: wait for seq_cst load of calls == 0 (COUPLED_HOOK_DOMAIN_DRAIN) */
-	(calls[LEAF(CH)] == 0);
-#endif
-#endif
-	/* coupled_domain_leave: coupled_leave top-down (C4) */
+#if !defined(INITIAL_OUT)
+	/* coupled_domain_leave: C1 .. C3, then C4: coupled_leave of every
+	 * level, top-down, then C5 */
+	gate_take();
 	k = LV;
 	do
 	:: k > 0 -> k--; m = PATH(CH, k); group_leave(m)
 	:: else -> break
 	od;
-#ifndef OLD_CHANGE
-	/* C5: release store changing = 0 */
-	changing[LEAF(CH)] = 0;
-	/* coupled_domain_join: C1 .. C3 */
-	atomic { changing[LEAF(CH)] == 0 -> changing[LEAF(CH)] = 1 };
-#ifndef MUTANT_NO_DRAIN
-	(calls[LEAF(CH)] == 0);
+	gate_release();
 #endif
-#endif
-	/* coupled_domain_join: coupled_join bottom-up (C4) */
+#if CHANGES > 1 || defined(INITIAL_OUT)
+	/* coupled_domain_join: C1 .. C3, then C4: coupled_join of every
+	 * level, bottom-up, then C5 */
+	gate_take();
 	k = 0;
 	do
 	:: k < LV -> m = PATH(CH, k); group_join(m); k++
 	:: else -> break
 	od;
-#ifndef OLD_CHANGE
-	/* C5 */
-	changing[LEAF(CH)] = 0;
+	gate_release();
 #endif
 	m = 0; k = 0;
 	changer_done = 1
@@ -642,18 +669,26 @@ init
 	atomic {
 		for (p : 0 .. NC - 1) {
 			for (q : 0 .. LV - 1) {
+#if defined(CHANGER) && defined(INITIAL_OUT)
+				if
+				:: p == CH -> skip
+				:: else ->
+#endif
 				gmem[PATH(p, q)] = gmem[PATH(p, q)] | BIT(p);
 				gmembers[PATH(p, q)]++
+#if defined(CHANGER) && defined(INITIAL_OUT)
+				fi
+#endif
 			}
 		};
 		q = 0;
+		for (p : 0 .. NC - 1) {
+			run core(p)
+		};
 #ifdef CHANGER
 		changer_done = 0;
 		run changer();
 #endif
-		for (p : 0 .. NC - 1) {
-			run core(p)
-		};
 		p = 0
 	};
 	(finished == NC && changer_done);
