@@ -63,14 +63,23 @@
  *                coupled_join bottom-up; no `changing`, no `calls`
  *   GOAL_ROOT    the progress property also needs a committed root round
  *
- * Mutants of the fix (each must make some check fail, or the model says
- * that the step it removes is not needed for what it checks):
- *   MUTANT_NO_GATE_CHECK  the entry counts the call (E1) but does not look
- *                         at `changing`
- *   MUTANT_NO_GATE_POLL   no level's should_abort looks at `changing` (E2)
- *   MUTANT_NO_GATE        both: `changing` is only the changers' lock
- *   MUTANT_NO_DRAIN       the changer does not wait for `calls` == 0 (C3)
- *   MUTANT_NO_ABANDON     a give-up does not mark the round abandoned
+ * Mutants of the fix (the expected result in run_model.sh's table):
+ *   MUTANT_NO_GATE        neither the entry (E1) nor any level's poll (E2)
+ *                         looks at `changing`: the split (assert)
+ *   MUTANT_NO_DRAIN       the changer does not wait for `calls` == 0 (C3):
+ *                         with the leave only, the split; with leave and
+ *                         join, a deadlock first (invalid end state)
+ *   MUTANT_NO_GATE_POLL   no level's poll looks at `changing` (E2): a
+ *                         deadlock (a round-mate waits at the leaf for a
+ *                         core refused at E1, the changer for its call)
+ *   MUTANT_NO_ABANDON     a give-up does not mark the round abandoned: a
+ *                         deadlock (a round-mate waits above for a core
+ *                         that called again and waits below for it)
+ *   MUTANT_NO_GATE_CHECK  the entry counts the call but does not look at
+ *                         `changing` (E1): no check fails; the poll that
+ *                         the group makes before a round can commit sees
+ *                         `changing` (E2), so the entry's own look only
+ *                         spares the call its candidacies and groups
  *
  * Properties:
  *   assert(!split)       a round of level k + 1 commits only with whole
@@ -97,7 +106,13 @@
  * effect here: the model assumes what the kick and its Dekker pair are for
  * (Relacy's domain programs check that a missed kick is a livelock).  A
  * poll reads all sources in one step and returns the first that fires.
- * Generations are small counters (no wrap: CALLS bounds them).  A core
+ * Generations are small counters (no wrap: CALLS bounds them).  A call
+ * refused for a change in progress (at E1, or COUPLED_ENOENT from the
+ * leaf) does not count and is made again once the change is over: a
+ * caller that called again at once in a tight loop could keep `calls`
+ * from draining under weak fairness (the changer's wait is enabled only
+ * between two such calls), which is the design's "callers should back
+ * off", not something the model can decide.  A core
  * whose partner at some level has finished all its calls may give that
  * level up (the deadline a real caller would have), so that every run can
  * end.
@@ -343,6 +358,13 @@ inline notice()
 	fi
 }
 
+#ifndef OLD_CHANGE
+#define CAN_RETRY (changer_done || \
+		   (!changing[LEAF(c)] && (gmem[LEAF(c)] & BIT(c))))
+#else
+#define CAN_RETRY (changer_done || (gmem[LEAF(c)] & BIT(c)))
+#endif
+
 proctype core(byte c)
 {
 	byte k, n, nb, kk, last, reason, ncalls, top, held, fr;
@@ -565,19 +587,21 @@ call_end:
 		atomic {
 			assert(acted == leafok);
 			/* a call refused for a change in progress (at E1,
-			 * or ENOENT from the leaf) is retried until the
-			 * change is over: it does not count */
+			 * or ENOENT from the leaf) does not count: the caller
+			 * calls again once that change is over (as a caller
+			 * backs off; see the top) */
 			if
 			:: again && !changer_done -> skip
-			:: else -> ncalls++
+			:: else -> ncalls++; again = 0
 			fi;
-			again = 0; acted = 0; leafok = 0; reason = 0; n = 0; nb = 0; k = 0;
+			acted = 0; leafok = 0; reason = 0; n = 0; nb = 0; k = 0;
 			top = 0; held = 0;
 			for (kk : 0 .. LV - 1) {
 				gen[kk] = 0; req[kk] = 0
 			};
 			kk = 0
-		}
+		};
+		atomic { !again || CAN_RETRY -> again = 0 }
 	od;
 	atomic { fin = fin | BIT(c); finished++ }
 }

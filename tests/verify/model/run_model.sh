@@ -63,23 +63,26 @@ direct_mutant_no_gen|-DMUTANT_D_NO_GEN -DN=3 -DROUNDS=2 -DABORTS=1|safety|end
 direct_mutant_stop_when_complete|-DMUTANT_D_STOP_WHEN_COMPLETE -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:counted[0]==member[0]
 direct_mutant_arrive_ignores_stop|-DMUTANT_D_ARRIVE_IGNORES_STOP -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:!(changing)
 direct_mutant_leave_no_drain|-DMUTANT_D_LEAVE_NO_DRAIN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
-domain_safety_2x2|-DCALLS=2 -DABORTS=1 -DRANDOM_REQS=1 -DREFUSERS=1|safety|pass
+domain_safety_2x2|-DCALLS=1 -DABORTS=1 -DRANDOM_REQS=1 -DREFUSERS=1|safety|pass
+domain_safety_calls2_2x2|-DCALLS=2 -DABORTS=1 -DRANDOM_REQS=0|safety|pass
 domain_membership_2x2|-DCHANGER -DABORTS=1 -DRANDOM_REQS=0|safety|pass
+domain_first_join_2x2|-DCHANGER -DINITIAL_OUT -DABORTS=1 -DRANDOM_REQS=0|safety|pass
 domain_progress_2x2|-DDEADLINES=2 -DGOAL_ROOT -DCALLS=2 -DABORTS=0 -DRANDOM_REQS=0|liveness|pass
 domain_progress_opportunistic_2x2|-DCALLS=2 -DABORTS=0 -DRANDOM_REQS=0|liveness|pass
-domain_membership_progress_2x2|-DCHANGER -DABORTS=0 -DRANDOM_REQS=0|liveness|pass
-domain_old_change_split|-DCHANGER -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_membership_progress_2x2|-DCHANGER -DCHANGES=1 -DABORTS=0 -DRANDOM_REQS=0|liveness|pass
+domain_safety_3lvl|-DSHAPE=2 -DCALLS=2 -DABORTS=1 -DRANDOM_REQS=0|safety|pass
+domain_safety_reqs_3lvl|-DSHAPE=2 -DCALLS=1 -DABORTS=1 -DRANDOM_REQS=1 -DREFUSERS=1|safety|pass
+domain_membership_3lvl|-DSHAPE=2 -DCHANGER -DABORTS=1 -DRANDOM_REQS=0|safety|pass
+domain_membership_3lvl_4|-DSHAPE=3 -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|pass
+domain_old_change_split|-DCHANGER -DCHANGES=1 -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_old_join_split|-DCHANGER -DINITIAL_OUT -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_old_change_split_3lvl|-DSHAPE=2 -DCHANGER -DCHANGES=1 -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
 domain_mutant_no_gate|-DMUTANT_NO_GATE -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
-domain_mutant_no_gate_check|-DMUTANT_NO_GATE_CHECK -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
-domain_mutant_no_gate_poll|-DMUTANT_NO_GATE_POLL -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
 domain_mutant_no_drain|-DMUTANT_NO_DRAIN -DCHANGER -DCHANGES=1 -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
 domain_mutant_no_drain_rejoin|-DMUTANT_NO_DRAIN -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|end
-domain_old_join_split|-DCHANGER -DINITIAL_OUT -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
-domain_first_join_2x2|-DCHANGER -DINITIAL_OUT -DABORTS=1 -DRANDOM_REQS=0|safety|pass
-domain_mutant_no_abandon|-DMUTANT_NO_ABANDON -DCALLS=2 -DABORTS=1 -DRANDOM_REQS=0|safety|assert:split
-domain_safety_3lvl|-DSHAPE=2 -DCALLS=2 -DABORTS=1 -DRANDOM_REQS=1 -DREFUSERS=1|safety|pass
-domain_membership_3lvl|-DSHAPE=2 -DCHANGER -DABORTS=1 -DRANDOM_REQS=0|safety|pass
-domain_old_change_split_3lvl|-DSHAPE=2 -DCHANGER -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_mutant_no_gate_poll|-DMUTANT_NO_GATE_POLL -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|end
+domain_mutant_no_abandon|-DMUTANT_NO_ABANDON -DCALLS=2 -DABORTS=1 -DRANDOM_REQS=0|safety|end
+domain_mutant_no_abandon_progress|-DMUTANT_NO_ABANDON -DCALLS=2 -DABORTS=0 -DRANDOM_REQS=0|liveness|cycle
 '
 
 list() { printf '%s\n' "$checks" | sed '/^$/d' | cut -d'|' -f1; }
