@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 #
 # tests/verify/model/run_model.sh - run the SPIN checks of the models in
-# tests/verify/model: coupled.pml (the settled protocol) and direct.pml (the
-# direct protocol; checks named direct_*).
+# tests/verify/model: coupled.pml (the settled protocol), direct.pml (the
+# direct protocol; checks named direct_*) and domain.pml (coupled domains;
+# checks named domain_*).
 #
 # Usage: run_model.sh --list
 #        run_model.sh [-DMACRO[=value]]... <check>...|all
@@ -23,7 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # name | macros | mode (safety/liveness) | expectation (pass, assert:TEXT, end, cycle)
 # (CMakeLists.txt here declares one ctest per line of this table.)  A check
-# named direct_* runs direct.pml, every other one coupled.pml.
+# named direct_* runs direct.pml, domain_* domain.pml, every other one
+# coupled.pml.
 checks='
 safety_3|-DN=3 -DROUNDS=2 -DABORTS=2|safety|pass
 safety_4|-DN=4 -DROUNDS=2 -DABORTS=1 -DRANDOM_REQS=2|safety|pass
@@ -61,6 +63,26 @@ direct_mutant_no_gen|-DMUTANT_D_NO_GEN -DN=3 -DROUNDS=2 -DABORTS=1|safety|end
 direct_mutant_stop_when_complete|-DMUTANT_D_STOP_WHEN_COMPLETE -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:counted[0]==member[0]
 direct_mutant_arrive_ignores_stop|-DMUTANT_D_ARRIVE_IGNORES_STOP -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:!(changing)
 direct_mutant_leave_no_drain|-DMUTANT_D_LEAVE_NO_DRAIN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
+domain_safety_2x2|-DCALLS=1 -DABORTS=1 -DRANDOM_REQS=1 -DREFUSERS=1|safety|pass
+domain_safety_calls2_2x2|-DCALLS=2 -DABORTS=1 -DRANDOM_REQS=0|safety|pass
+domain_membership_2x2|-DCHANGER -DABORTS=1 -DRANDOM_REQS=0|safety|pass
+domain_first_join_2x2|-DCHANGER -DINITIAL_OUT -DABORTS=1 -DRANDOM_REQS=0|safety|pass
+domain_progress_2x2|-DDEADLINES=2 -DGOAL_ROOT -DCALLS=2 -DABORTS=0 -DRANDOM_REQS=0|liveness|pass
+domain_progress_opportunistic_2x2|-DCALLS=2 -DABORTS=0 -DRANDOM_REQS=0|liveness|pass
+domain_membership_progress_2x2|-DCHANGER -DCHANGES=1 -DABORTS=0 -DRANDOM_REQS=0|liveness|pass
+domain_safety_3lvl|-DSHAPE=2 -DCALLS=2 -DABORTS=1 -DRANDOM_REQS=0|safety|pass
+domain_safety_reqs_3lvl|-DSHAPE=2 -DCALLS=1 -DABORTS=1 -DRANDOM_REQS=1 -DREFUSERS=1|safety|pass
+domain_membership_3lvl|-DSHAPE=2 -DCHANGER -DABORTS=1 -DRANDOM_REQS=0|safety|pass
+domain_membership_3lvl_4|-DSHAPE=3 -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|pass
+domain_old_change_split|-DCHANGER -DCHANGES=1 -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_old_join_split|-DCHANGER -DINITIAL_OUT -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_old_change_split_3lvl|-DSHAPE=2 -DCHANGER -DCHANGES=1 -DOLD_CHANGE -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_mutant_no_gate|-DMUTANT_NO_GATE -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_mutant_no_drain|-DMUTANT_NO_DRAIN -DCHANGER -DCHANGES=1 -DABORTS=0 -DRANDOM_REQS=0|safety|assert:split
+domain_mutant_no_drain_rejoin|-DMUTANT_NO_DRAIN -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|end
+domain_mutant_no_gate_poll|-DMUTANT_NO_GATE_POLL -DCHANGER -DABORTS=0 -DRANDOM_REQS=0|safety|end
+domain_mutant_no_abandon|-DMUTANT_NO_ABANDON -DCALLS=2 -DABORTS=1 -DRANDOM_REQS=0|safety|end
+domain_mutant_no_abandon_progress|-DMUTANT_NO_ABANDON -DCALLS=2 -DABORTS=0 -DRANDOM_REQS=0|liveness|cycle
 '
 
 list() { printf '%s\n' "$checks" | sed '/^$/d' | cut -d'|' -f1; }
@@ -91,13 +113,13 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/coupled-model.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
-cp "$here/coupled.pml" "$here/direct.pml" "$work/"
+cp "$here/coupled.pml" "$here/direct.pml" "$here/domain.pml" "$work/"
 
 # Shorten a spin -t -p trail to the participants' steps that matter.
 shorten() {
-	grep -E "proc +[0-9]+ \((participant|cpu|changer)|assert|START OF CYCLE" |
+	grep -E "proc +[0-9]+ \((participant|cpu|core|changer)|assert|START OF CYCLE" |
 	grep -vE "\[\(1\)\]|\[else\]|\[i = |\[\(\(i<=|\[\(\(i<|gi|\[param = |\[w = |\[req = |\[acted = 0|\[v = 0|\[ok = 0|\[acc = |\[closer = 0|\[poked = 0|\[reason = 0|\[n = 0|\[gen = 0|\[outcome = 0|\[got = 0|\[pending = 0|\[break\]|goto|\[\(\(commits<" |
-	sed -E 's/(coupled|direct).pml://; s/\(state [0-9]+\)//; s/\((participant|cpu|changer):1\)/\1/'
+	sed -E 's/(coupled|direct|domain).pml://; s/\(state [0-9]+\)//; s/\((participant|cpu|core|changer):1\)/\1/'
 }
 
 status=0
@@ -109,6 +131,7 @@ for name in "${names[@]}"; do
 	flags=($macros "${extra[@]}")
 	case $name in
 	direct_*) pml=direct.pml ;;
+	domain_*) pml=domain.pml ;;
 	*) pml=coupled.pml ;;
 	esac
 	dir=$work/$name
