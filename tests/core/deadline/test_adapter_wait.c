@@ -36,9 +36,9 @@
 
 /* Count the adapter's futex sleeps, then make the real call. */
 static unsigned long futex_sleeps;
-#define COUPLED_PTHREAD_FUTEX_WAIT(word, val, timeout)                \
-	(futex_sleeps++,                                              \
-	 (void)syscall(SYS_futex, (uint32_t *)(void *)(word),         \
+#define COUPLED_PTHREAD_FUTEX_WAIT(word, val, timeout)        \
+	(futex_sleeps++,                                      \
+	 (void)syscall(SYS_futex, (uint32_t *)(void *)(word), \
 		       FUTEX_WAIT_PRIVATE, (val), (timeout), 0, 0))
 #define COUPLED_PTHREAD_SPIN_TURNS 0u
 
@@ -51,9 +51,9 @@ static unsigned long futex_sleeps;
 
 static void watchdog(int sig)
 {
-	static const char msg[] =
-		"FAIL: a wait has not returned within the watchdog's "
-		"seconds\n";
+	static const char msg[] = "FAIL: a wait has not returned within the "
+				  "watchdog's "
+				  "seconds\n";
 
 	(void)sig;
 	/* write(2) and _exit(2): async-signal-safe. */

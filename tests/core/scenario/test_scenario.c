@@ -1537,6 +1537,7 @@ static void scenario_deadline_in_ready(void)
 {
 	struct stepctl_participant p[2];
 	static const int ids[2] = { A, B };
+	uint64_t now;
 
 	SETTLED_ONLY("the ready phase, where a deadline no longer counts; a "
 		     "direct member's deadline counts until its withdrawal is "
@@ -1544,9 +1545,8 @@ static void scenario_deadline_in_ready(void)
 	setup(2, 2, NULL);
 	stepctl_start(&p[A], A, 1, 5, NULL);
 	stepctl_start(&p[B], B, 1, 3, NULL);
-	stepctl_set_deadline(A, coupled_adapter_now(coupled_group_adapter(
-					&group)) +
-					60000000000u);
+	now = coupled_adapter_now(coupled_group_adapter(&group));
+	stepctl_set_deadline(A, now + 60000000000u); /* a minute ahead */
 
 	stepctl_break(A, COUPLED_HOOK_READY_SPIN, 1);
 	stepctl_break(B, COUPLED_HOOK_READY, 1);
