@@ -67,6 +67,9 @@ struct stepctl {
 	int result[STEPCTL_MAX][STEPCTL_CALLS];
 	int32_t request[STEPCTL_MAX];
 	int abort_now[STEPCTL_MAX]; /* what the participant's should_abort says */
+	uint64_t deadline[STEPCTL_MAX]; /* of the next calls; 0: none */
+	/* The options of each participant's calls (its thread owns them). */
+	struct coupled_abort_opts *opts[STEPCTL_MAX];
 	/* What the actions saw. */
 	unsigned runs[STEPCTL_MAX];
 	uint32_t gen[STEPCTL_MAX];
@@ -143,6 +146,8 @@ static void stepctl_init(struct coupled_group *g, uint32_t capacity)
 		ctl.calls_done[i] = 0;
 		ctl.request[i] = 0;
 		ctl.abort_now[i] = 0;
+		ctl.deadline[i] = 0;
+		ctl.opts[i] = NULL;
 		ctl.runs[i] = 0;
 		for (k = 0; k < STEPCTL_CALLS; k++)
 			ctl.result[i][k] = 999;
@@ -265,6 +270,33 @@ static void stepctl_set_abort(int i, int on)
 	pthread_mutex_unlock(&stepctl_m);
 }
 
+/**
+ * Set the deadline (an absolute coupled_adapter_now() time, 0 for none) of
+ * participant @i's calls from its next call on.
+ */
+static void stepctl_set_deadline(int i, uint64_t deadline)
+{
+	pthread_mutex_lock(&stepctl_m);
+	ctl.deadline[i] = deadline;
+	pthread_mutex_unlock(&stepctl_m);
+}
+
+/**
+ * Move the deadline of the call participant @i is in, while it is stopped
+ * at a breakpoint: from its next poll on the call sees @deadline, as if the
+ * clock had crossed its deadline (or not yet) right there.  The write is
+ * under the controller's mutex, which the stopped participant takes again
+ * before it resumes, so its next read of the options sees it.
+ */
+static void stepctl_move_deadline(int i, uint64_t deadline)
+{
+	pthread_mutex_lock(&stepctl_m);
+	CHECK(ctl.at[i] != -1 && ctl.opts[i] != NULL);
+	ctl.opts[i]->deadline = deadline;
+	ctl.deadline[i] = deadline;
+	pthread_mutex_unlock(&stepctl_m);
+}
+
 /* The scripted participants' should_abort: what the controller set. */
 static bool stepctl_should_abort(void *arg, uint32_t self)
 {
@@ -314,6 +346,9 @@ static void *stepctl_participant_main(void *arg)
 
 	memset(&opts, 0, sizeof(opts));
 	opts.should_abort = stepctl_should_abort;
+	pthread_mutex_lock(&stepctl_m);
+	ctl.opts[p->id] = &opts;
+	pthread_mutex_unlock(&stepctl_m);
 
 	for (k = 0; k < p->calls; k++) {
 		struct timespec limit;
@@ -325,6 +360,7 @@ static void *stepctl_participant_main(void *arg)
 		while (ctl.permits[p->id] <= k)
 			stepctl_cond_wait(&limit, "a permit", p->id);
 		req = ctl.request[p->id];
+		opts.deadline = ctl.deadline[p->id];
 		pthread_mutex_unlock(&stepctl_m);
 
 		r = coupled_enter_opts(ctl.g, (uint32_t)p->id, req, p->action,

@@ -1441,11 +1441,11 @@ static void scenario_stop_while_complete(void)
 /*
  * A call whose abort source already fires when it starts gives up even
  * when it would be the last to arrive.  A rests; B calls with work pending,
- * then with its caller abort set: each call must return its reason, nobody
- * runs the action and the group is at rest (the direct protocol polls
- * before the arrival, whose completing increment would commit at once; the
- * settled one polls in phase 1, before the ready phase).  Then B commits
- * with A in one round.
+ * then with its caller abort set, then with a deadline already past: each
+ * call must return its reason, nobody runs the action and the group is at
+ * rest (the direct protocol polls before the arrival, whose completing
+ * increment would commit at once; the settled one polls in phase 1, before
+ * the ready phase).  Then B commits with A in one round.
  */
 static void scenario_abort_last_arriver(void)
 {
@@ -1454,7 +1454,7 @@ static void scenario_abort_last_arriver(void)
 
 	setup(2, 2, NULL);
 	stepctl_start(&p[A], A, 1, 4, NULL);
-	stepctl_start(&p[B], B, 3, 2, NULL);
+	stepctl_start(&p[B], B, 4, 2, NULL);
 
 	arrive_and_rest(A);
 	raise_work(B);
@@ -1469,8 +1469,15 @@ static void scenario_abort_last_arriver(void)
 	stepctl_set_abort(B, 0);
 	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
 
+	/* 1 ns after the clock's origin: past for any monotonic clock. */
+	stepctl_set_deadline(B, 1);
 	stepctl_permit(B);
-	CHECK_EQ(stepctl_result(B, 2), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 2), COUPLED_ABORT_TIMEOUT);
+	stepctl_set_deadline(B, 0);
+	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(B, 3), COUPLED_COMMITTED);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
 	stepctl_join(&p[A]);
 	stepctl_join(&p[B]);
@@ -1515,6 +1522,53 @@ static void scenario_change_after_completion(void)
 	stepctl_join(&p[B]);
 	stepctl_join(&p[C]);
 	check_same_round(ids, 3, 2, 3);
+	CHECK(at_rest());
+}
+
+/*
+ * Settled: the deadline counts in phase 1 only.  A has a deadline a minute
+ * ahead and goes ready; B is held before its ready increment.  While A is
+ * held in its ready spin, its deadline is moved into the past (the clock
+ * crossing it there).  Let go for one turn, A must poll and stay ready, not
+ * back out with COUPLED_ABORT_TIMEOUT: it stops at the ready spin again,
+ * the word unchanged.  Then B goes ready and both commit in one round.
+ */
+static void scenario_deadline_in_ready(void)
+{
+	struct stepctl_participant p[2];
+	static const int ids[2] = { A, B };
+	uint64_t now;
+
+	SETTLED_ONLY("the ready phase, where a deadline no longer counts; a "
+		     "direct member's deadline counts until its withdrawal is "
+		     "refused");
+	setup(2, 2, NULL);
+	stepctl_start(&p[A], A, 1, 5, NULL);
+	stepctl_start(&p[B], B, 1, 3, NULL);
+	now = coupled_adapter_now(coupled_group_adapter(&group));
+	stepctl_set_deadline(A, now + 60000000000u); /* a minute ahead */
+
+	stepctl_break(A, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_break(B, COUPLED_HOOK_READY, 1);
+	stepctl_permit(A);
+	stepctl_permit(B);
+	stepctl_expect(A, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(B, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010002u);
+
+	stepctl_move_deadline(A, 1);
+	stepctl_resume(A);
+	stepctl_expect(A, COUPLED_HOOK_READY_SPIN);
+	CHECK_EQ(word(), 0x00010002u);
+	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+
+	stepctl_release(A, COUPLED_HOOK_READY_SPIN);
+	stepctl_release(B, COUPLED_HOOK_READY);
+	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
+	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
+	stepctl_join(&p[A]);
+	stepctl_join(&p[B]);
+	check_same_round(ids, 2, 3, 2);
 	CHECK(at_rest());
 }
 

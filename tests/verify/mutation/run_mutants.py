@@ -52,6 +52,12 @@ check/variant (unit/direct, relacy/settled, ...):
              of test_domain_scenario.c (domain_scenarios.def) with futex
              and condvar
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
+  wait       tests/core/deadline/test_adapter_wait.c: the pthread adapter's
+             futex and condvar sleeps end at their deadline (pthread
+             adapter mutants only; no protocol involved, built once)
+  arm_model  tests/adapters/baremetal-arm/deadline/deadline.c on the host
+             event model (WFE and WFI settled, WFE-only direct): calls that
+             can only time out (bare-metal ARM adapter mutants only)
   adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
              relacy_arm.cpp or relacy_linux.cpp, every check), with the
              variant its adapter selects
@@ -68,7 +74,8 @@ Core logic mutants run, per
 variant, unit, stress, scenarios, focused, relacy; core memory-order
 mutants relacy of each variant first, then unit, stress, scenarios, focused
 (x86 runs hide most weakened orders); adapter mutants adapter, then (pthread adapter only)
-unit, stress, scenarios, deadline.  By default a mutant stops at its first
+wait, then unit, stress, scenarios, deadline; bare-metal ARM adapter
+mutants adapter, then arm_model.  By default a mutant stops at its first
 failing check; --all-checks runs every check on every mutant.
 
 The killer map (killers.txt beside this script) records, per mutant, the
@@ -291,6 +298,12 @@ LOGIC_MUTANTS = [
      "\tif (ret) {",
      "\tret = coupled__abort_reason(g, self, opts, true, false);\n"
      "\tif (0 && ret) {"),
+    ("direct_poll_ignores_deadline",
+     "the poll before the arrival does not look at the deadline (a last"
+     " arriver whose deadline has passed completes and commits the round)",
+     DIRECT_H,
+     "\tret = coupled__abort_reason(g, self, opts, true, false);",
+     "\tret = coupled__abort_reason(g, self, opts, false, false);"),
     ("direct_arrival_no_recheck",
      "an arrival does not re-load the word after loading the membership"
      " (a change after another member completed its round goes unseen)",
@@ -365,6 +378,12 @@ LOGIC_MUTANTS = [
      DIRECT_H,
      "\t\tif (coupled__direct_arrivals(w)) {",
      "\t\tif (0 && coupled__direct_arrivals(w)) {"),
+    ("settled_deadline_in_ready",
+     "settled: the deadline also counts in the ready phase (a ready member"
+     " backs out when it passes)",
+     SETTLED_H,
+     "\t\treason = coupled__abort_reason(\n\t\t\tg, self, opts, false,",
+     "\t\treason = coupled__abort_reason(\n\t\t\tg, self, opts, true,"),
     ("settled_poke_walk_short",
      "settled: the pokes walk one roster entry too few",
      SETTLED_H,
@@ -561,6 +580,19 @@ LOGIC_MUTANTS = [
      PTHREAD_H,
      "\t\t\tif (deadline && coupled_adapter_now(ag) >= deadline)",
      "\t\t\tif (0 && deadline)"),
+    ("pthread_futex_timeout_whole_seconds",
+     "pthread futex wait: the timeout rounded up to whole seconds",
+     PTHREAD_H,
+     "\t\trel.tv_sec = (time_t)(left / 1000000000u);\n"
+     "\t\trel.tv_nsec = (long)(left % 1000000000u);",
+     "\t\trel.tv_sec = (time_t)((left + 999999999u) / 1000000000u);\n"
+     "\t\trel.tv_nsec = 0;"),
+    ("pthread_condvar_realtime",
+     "pthread condvar wait: the condition variable waits on CLOCK_REALTIME"
+     " (the deadline is a CLOCK_MONOTONIC time)",
+     PTHREAD_H,
+     "pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);",
+     "pthread_condattr_setclock(&attr, CLOCK_REALTIME);"),
     ("arm_no_sev",
      "bare-metal WFE wake: no SEV",
      ARM_H,
@@ -581,6 +613,12 @@ LOGIC_MUTANTS = [
      ARM_H,
      "\tflags = COUPLED_ARM_IRQ_SAVE();",
      "\tflags = 0;"),
+    ("arm_wait_sleeps_through_deadline",
+     "bare-metal wait: rests in WFE or WFI although a deadline is set"
+     " (nothing wakes it there at the deadline)",
+     ARM_H,
+     "\tif (deadline != 0u) {\n\t\tCOUPLED_ARM_YIELD();\n\t\treturn;\n\t}\n",
+     "\t(void)deadline;\n"),
     ("linux_wake_ignores_busy",
      "kernel wake: sends the call even when one is in flight",
      LINUX_H,
@@ -894,6 +932,13 @@ DOMAIN_C_TESTS = {
 # exceed the limit unmutated.
 STRESS_ARGS = ["--threads", "4", "--rounds", "20000", "--abort-pct", "10",
                "--work-pct", "10"]
+# The arm_model check: the deadline application on the event model, one
+# build per wait strategy and protocol.
+ARM_MODEL_RUNS = [
+    ("wfe", ["-DDEADLINE_SGI=0", "-DCOUPLED_ARM_WFE_ONLY=0"]),
+    ("wfi-sgi", ["-DDEADLINE_SGI=1", "-DCOUPLED_ARM_WFE_ONLY=0"]),
+    ("direct-wfe", ["-DDEADLINE_SGI=0", "-DCOUPLED_ARM_WFE_ONLY=1"]),
+]
 STRESS_RUNS = [["--strategy", "futex", "--changer"],
                ["--strategy", "futex", "--churn"]]
 
@@ -936,7 +981,7 @@ class Checks:
 
     def names(self):
         """Every check, for the baseline and --all-checks."""
-        names = ["adapter"]
+        names = ["adapter", "wait", "arm_model"]
         for v in self.variants:
             names += ["%s/%s" % (c, v)
                       for c in ("unit", "stress", "scenarios", "focused",
@@ -953,6 +998,30 @@ class Checks:
                "-I", os.path.join(ROOT, "tests/core/scenario")] + list(extra) + \
               [os.path.join(ROOT, src), "-o", out]
         return run(cmd, 300)
+
+    def arm_model(self, copy, work):
+        """The ARM deadline application on the host event model."""
+        arm = "tests/adapters/baremetal-arm"
+        for label, defs in ARM_MODEL_RUNS:
+            exe = os.path.join(work, "arm-deadline-" + label)
+            cmd = [self.cc, "-std=c11", "-O2", "-g0", "-pthread",
+                   "-DCOUPLED_ADAPTER_BAREMETAL_ARM", "-DCOUPLED_STATS",
+                   "-I", os.path.join(copy, "include"),
+                   "-I", os.path.join(copy, "adapters/baremetal-arm/include"),
+                   "-I", os.path.join(ROOT, arm, "event_model"),
+                   "-I", os.path.join(ROOT, "tests/common")] + defs + \
+                [os.path.join(ROOT, arm, "deadline/deadline.c"),
+                 os.path.join(ROOT, arm, "event_model/model_board.c"),
+                 "-o", exe]
+            ok, why = run(cmd, 300)
+            if not ok:
+                return "fail", "build: " + why
+            ok, why = run([exe, "--cpus", "1"], 60)
+            if ok is None:
+                return "skip", why
+            if not ok:
+                return "fail", "%s: %s" % (label, why)
+        return "pass", ""
 
     def relacy_program(self, copy, work, header):
         """Build and run one adapter's Relacy program; (status, detail)."""
@@ -1003,8 +1072,21 @@ class Checks:
     def check(self, name, copy, work, mutant):
         """Return (status, detail): status is pass, fail or skip."""
         base, _, variant = name.partition("/")
-        if base != "adapter" and variant not in VARIANTS:
+        if base not in ("adapter", "wait", "arm_model") and \
+                variant not in VARIANTS:
             raise ValueError(name)
+        if base == "wait":
+            # No protocol in it: built once, with the default variant.
+            exe = os.path.join(work, "adapter-wait")
+            ok, why = self.build_c(copy, exe,
+                                   "tests/core/deadline/test_adapter_wait.c",
+                                   "direct")
+            if not ok:
+                return "fail", "build: " + why
+            ok, why = run([exe], 120)
+            return verdict(ok, why)
+        if base == "arm_model":
+            return self.arm_model(copy, work)
         tag = variant
         if base == "unit":
             exe = os.path.join(work, "unit-" + tag)
@@ -1116,9 +1198,11 @@ def check_order(mutant, variants):
     rel = mutant["file"]
     vs = mutant_variants(mutant, variants)
     if rel == PTHREAD_H:
-        return ["adapter"] + ["%s/%s" % (c, v) for v in vs
+        return ["adapter", "wait"] + ["%s/%s" % (c, v) for v in vs
                               for c in ("unit", "stress", "scenarios",
                                         "deadline")]
+    if rel == ARM_H:
+        return ["adapter", "arm_model"]
     if rel in ADAPTER_RELACY:
         return ["adapter"]
     if rel in DOMAIN_FILES:
