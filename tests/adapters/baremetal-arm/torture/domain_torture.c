@@ -60,6 +60,14 @@
 #include "coupled/coupled.h"
 #include "coupled/domain.h"
 
+#ifdef BOARD_TORTURE_PORT
+/* Another architecture's adapter calls (torture.c says more). */
+#include BOARD_TORTURE_PORT
+#else
+#define TORTURE_YIELD() COUPLED_ARM_YIELD()
+#define torture_set_work_hook coupled_arm_set_work_hook
+#endif
+
 #ifndef TORTURE_LEAF_ROUNDS
 #define TORTURE_LEAF_ROUNDS 100000u
 #endif
@@ -73,6 +81,7 @@
 #ifndef TORTURE_SEED
 #define TORTURE_SEED 0u
 #endif
+#ifndef TORTURE_ARCH /* another architecture's board.h names its own */
 #if defined(__aarch64__)
 #define TORTURE_ARCH "aarch64"
 #else
@@ -82,6 +91,7 @@
 #define TORTURE_ATOMICS "lse"
 #else
 #define TORTURE_ATOMICS "exclusives"
+#endif
 #endif
 
 #define NCORES 4u
@@ -155,7 +165,7 @@ static void print_begin(void)
 	/* acquire: pairs with print_end()'s release; the UART is ours. */
 	while (atomic_flag_test_and_set_explicit(&print_lock,
 						 memory_order_acquire))
-		COUPLED_ARM_YIELD();
+		TORTURE_YIELD();
 }
 
 static void print_end(void)
@@ -201,7 +211,10 @@ static uint32_t rnd(struct core *c, uint32_t bound)
 static uint64_t read_mpidr(void)
 {
 	uint64_t v;
-#if defined(__aarch64__)
+#if defined(__riscv)
+	/* mhartid: no cluster field, so the clusters go by index. */
+	__asm__ __volatile__("csrr %0, mhartid" : "=r"(v));
+#elif defined(__aarch64__)
 	__asm__ __volatile__("mrs %0, mpidr_el1" : "=r"(v));
 #else
 	uint32_t w;
@@ -259,7 +272,7 @@ static bool work_pending(void *arg, uint32_t self)
 	 * reading its interrupt controller takes time too.)
 	 */
 	if (rnd(c, 4) != 0)
-		COUPLED_ARM_YIELD();
+		TORTURE_YIELD();
 	return fires(&c->work);
 }
 
@@ -491,7 +504,7 @@ static void run(struct core *c)
 			     c->call_actions, (uint64_t)(int64_t)rc);
 		if (rc != COUPLED_COMMITTED) {
 			c->leaf_aborts[rc]++;
-			COUPLED_ARM_YIELD(); /* as firmware would do its work */
+			TORTURE_YIELD(); /* as firmware would do its work */
 		}
 	}
 }
@@ -557,7 +570,7 @@ static void build_tree(void)
 					continue;
 				group_init(&leaf_group[i], leaf_slot[i], 1u,
 					   &leaf_node[i], &cluster_node[cl]);
-				if (coupled_arm_set_work_hook(
+				if (torture_set_work_hook(
 					    coupled_group_adapter(
 						    &leaf_group[i]),
 					    work_pending, &cores[i]) != 0)
