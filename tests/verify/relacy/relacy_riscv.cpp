@@ -68,6 +68,8 @@ static void model_wfi()
 {
 	unsigned me = model_me();
 
+	/* An unmasked interrupt may still be taken right before WFI. */
+	model_boundary();
 	while (!g_rv->msip[me].load(rl::mo_relaxed, $))
 		rl::yield(1, $);
 }
