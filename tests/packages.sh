@@ -45,6 +45,12 @@ GROUP_bench="libbenchmark-dev libbenchmark-tools libck-dev valgrind
 # (qemu-system-arm has both qemu-system-arm and qemu-system-aarch64).
 GROUP_arm="gcc-arm-none-eabi gcc-aarch64-linux-gnu lld qemu-system-arm"
 
+# Label riscv: the RISC-V bare-metal cross compiler (its binutils come
+# along; no newlib/picolibc: the images use the compiler's own headers
+# only), lld for the clang images, and QEMU for RISC-V (qemu-system-misc has
+# qemu-system-riscv64; the images run with -bios none, no OpenSBI).
+GROUP_riscv="gcc-riscv64-unknown-elf lld qemu-system-misc"
+
 # Label kernel: Debian's kernel and its headers (the modules build against
 # them and the test boots it), QEMU for x86, a busybox initramfs (its insmod
 # loads the modules) packed with cpio and gzip.
@@ -62,7 +68,7 @@ GROUP_style="clang-format"
 # group's linux-headers-amd64.
 GROUP_package="lintian pkgconf man-db"
 
-GROUPS_ALL="core style verify bench arm kernel package"
+GROUPS_ALL="core style verify bench arm riscv kernel package"
 GROUPS_DEMO="core"
 GROUPS_KNOWN="newcomer $GROUPS_ALL"
 

@@ -10,6 +10,8 @@
  *                                  (adapters/linux/include/)
  *   COUPLED_ADAPTER_BAREMETAL_ARM  <coupled/adapter/baremetal_arm.h>
  *                                  (adapters/baremetal-arm/include/)
+ *   COUPLED_ADAPTER_BAREMETAL_RISCV <coupled/adapter/baremetal_riscv.h>
+ *                                  (adapters/baremetal-riscv/include/)
  *   COUPLED_ADAPTER_HEADER="x.h"   any other platform: one header of your own
  *   (none of these)                <coupled/adapter/spin.h>, freestanding
  *                                  spinning (in include/)
@@ -36,6 +38,8 @@
 #include <coupled/adapter/linux.h>
 #elif defined(COUPLED_ADAPTER_BAREMETAL_ARM)
 #include <coupled/adapter/baremetal_arm.h>
+#elif defined(COUPLED_ADAPTER_BAREMETAL_RISCV)
+#include <coupled/adapter/baremetal_riscv.h>
 #else
 #include "adapter/spin.h"
 #endif

@@ -50,6 +50,7 @@ for f in \
 	/usr/include/coupled/adapter/pthread.h \
 	/usr/include/coupled/adapter/linux.h \
 	/usr/include/coupled/adapter/baremetal_arm.h \
+	/usr/include/coupled/adapter/baremetal_riscv.h \
 	/usr/include/coupled/linux/cpuidle.h \
 	/usr/share/pkgconfig/coupled-pthread.pc \
 	/usr/share/pkgconfig/coupled-spin.pc \

@@ -72,6 +72,7 @@ function(check_installed prefix)
 		include/coupled/adapter/pthread.h
 		include/coupled/adapter/linux.h
 		include/coupled/adapter/baremetal_arm.h
+		include/coupled/adapter/baremetal_riscv.h
 		include/coupled/linux/cpuidle.h
 		share/pkgconfig/coupled-pthread.pc
 		share/pkgconfig/coupled-spin.pc

@@ -18,7 +18,7 @@ Mutants:
   - every memory order of the core (every header under include/coupled/,
     found by walking the directory, so that a new header is covered too;
     the atomics back-ends there are definitions and add none) and of the
-    C11 adapters (pthread, bare-metal ARM) weakened, one occurrence at a
+    C11 adapters (pthread, bare-metal ARM and RISC-V) weakened, one occurrence at a
     time, found by scanning the headers (so a new atomic operation is
     covered without editing this file): release -> relaxed, acquire ->
     relaxed, acq_rel -> acquire and -> release, seq_cst -> acq_rel (store:
@@ -59,7 +59,8 @@ check/variant (unit/direct, relacy/settled, ...):
              event model (WFE and WFI settled, WFE-only direct): calls that
              can only time out (bare-metal ARM adapter mutants only)
   adapter    the mutated adapter's own Relacy program (relacy_pthread.cpp,
-             relacy_arm.cpp or relacy_linux.cpp, every check), with the
+             relacy_arm.cpp, relacy_riscv.cpp or relacy_linux.cpp, every
+             check), with the
              variant its adapter selects
 A test program's exit status 77 is a skip (as for ctest), never a pass.
 
@@ -113,6 +114,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                      "..", "..", ".."))
 PTHREAD_H = "adapters/pthread/include/coupled/adapter/pthread.h"
 ARM_H = "adapters/baremetal-arm/include/coupled/adapter/baremetal_arm.h"
+RISCV_H = "adapters/baremetal-riscv/include/coupled/adapter/baremetal_riscv.h"
 LINUX_H = "adapters/linux/include/coupled/adapter/linux.h"
 # The kernel atomics back-end: kernel atomics and barriers, as LINUX_H.
 KATOMIC_H = "include/coupled/atomic/linux.h"
@@ -154,9 +156,9 @@ KERNEL_FILES = [KATOMIC_H, LINUX_H]
 CORE_FILES = [h for h in headers_under("include/coupled")
               if h not in KERNEL_FILES]
 # Adapters written with the core's C11 orders (the same scan as the core).
-C11_ADAPTER_FILES = [PTHREAD_H, ARM_H]
+C11_ADAPTER_FILES = [PTHREAD_H, ARM_H, RISCV_H]
 # Mutant name prefixes of the files whose base name would be ambiguous.
-SHORT = {PTHREAD_H: "pthread", ARM_H: "arm", LINUX_H: "linux",
+SHORT = {PTHREAD_H: "pthread", ARM_H: "arm", RISCV_H: "riscv", LINUX_H: "linux",
          KATOMIC_H: "linux"}
 
 # name, description, file, old text, new text (or two lists of them, all
@@ -619,6 +621,29 @@ LOGIC_MUTANTS = [
      ARM_H,
      "\tif (deadline != 0u) {\n\t\tCOUPLED_ARM_YIELD();\n\t\treturn;\n\t}\n",
      "\t(void)deadline;\n"),
+    ("riscv_wake_no_fence",
+     "bare-metal RISC-V wake: the MSIP store without FENCE w,o after the"
+     " increment",
+     RISCV_H,
+     "\tCOUPLED_RISCV_FENCE_W_O();\n",
+     ""),
+    ("riscv_wake_no_msip",
+     "bare-metal RISC-V wake: no MSIP is sent",
+     RISCV_H,
+     "\tCOUPLED_RISCV_FENCE_W_O();\n\tif (ag->ipi.send)",
+     "\tCOUPLED_RISCV_FENCE_W_O();\n\treturn;\n\tif (ag->ipi.send)"),
+    ("riscv_wfi_no_mie_clear",
+     "bare-metal RISC-V WFI wait: the check and WFI with mstatus.MIE as"
+     " the caller had it",
+     RISCV_H,
+     "\tflags = COUPLED_RISCV_IRQ_SAVE();",
+     "\tflags = COUPLED__RISCV_MSTATUS_MIE;"),
+    ("riscv_clear_no_fence",
+     "bare-metal RISC-V WFI wait (MIE clear): the own MSIP cleared without"
+     " FENCE o,r before the next read of the counter",
+     RISCV_H,
+     "\t\t\t\t\t   0u);\n\tCOUPLED_RISCV_FENCE_O_R();",
+     "\t\t\t\t\t   0u);"),
     ("linux_wake_ignores_busy",
      "kernel wake: sends the call even when one is in flight",
      LINUX_H,
@@ -883,12 +908,14 @@ ADAPTER_RELACY = {
                 "adapters/pthread/include", []),
     ARM_H: ("tests/verify/relacy/relacy_arm.cpp", "adapters/baremetal-arm/include",
             []),
+    RISCV_H: ("tests/verify/relacy/relacy_riscv.cpp",
+              "adapters/baremetal-riscv/include", []),
     LINUX_H: ("tests/verify/relacy/relacy_linux.cpp", "adapters/linux/include",
               ["tests/verify/relacy/kshim"]),
 }
 ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
 # One of each program, for mutants of the core.
-ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, LINUX_H]
+ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, RISCV_H, LINUX_H]
 # The domains' Relacy program, and their C tests (each run if present).
 DOMAIN_RELACY = "tests/verify/relacy/relacy_domain.cpp"
 # The domain scenarios: the one list that test_domain_scenario.c and

@@ -72,6 +72,13 @@
 #define DOMAIN_ORACLE_MAX_MEMBERS 32u
 #include "domain_oracle.h"
 #include "domain_tree.h"
+#ifdef BOARD_TORTURE_PORT
+/* Another architecture's adapter calls (torture.c says more). */
+#include BOARD_TORTURE_PORT
+#else
+#define TORTURE_YIELD() COUPLED_ARM_YIELD()
+#define torture_set_work_hook coupled_arm_set_work_hook
+#endif
 
 #ifndef TORTURE_LEAF_ROUNDS
 #define TORTURE_LEAF_ROUNDS 100000u
@@ -93,6 +100,7 @@
 #ifndef TORTURE_MIN_CHANGES
 #define TORTURE_MIN_CHANGES 100u
 #endif
+#ifndef TORTURE_ARCH /* another architecture's board.h names its own */
 #if defined(__aarch64__)
 #define TORTURE_ARCH "aarch64"
 #else
@@ -102,6 +110,7 @@
 #define TORTURE_ATOMICS "lse"
 #else
 #define TORTURE_ATOMICS "exclusives"
+#endif
 #endif
 
 #define NCORES 4u
@@ -160,7 +169,7 @@ static void print_begin(void)
 	/* acquire: pairs with print_end()'s release; the UART is ours. */
 	while (atomic_flag_test_and_set_explicit(&print_lock,
 						 memory_order_acquire))
-		COUPLED_ARM_YIELD();
+		TORTURE_YIELD();
 }
 
 static void print_end(void)
@@ -206,7 +215,10 @@ static uint32_t rnd(struct core *c, uint32_t bound)
 static uint64_t read_mpidr(void)
 {
 	uint64_t v;
-#if defined(__aarch64__)
+#if defined(__riscv)
+	/* mhartid: no cluster field, so the clusters go by index. */
+	__asm__ __volatile__("csrr %0, mhartid" : "=r"(v));
+#elif defined(__aarch64__)
 	__asm__ __volatile__("mrs %0, mpidr_el1" : "=r"(v));
 #else
 	uint32_t w;
@@ -264,7 +276,7 @@ static bool work_pending(void *arg, uint32_t self)
 	 * reading its interrupt controller takes time too.)
 	 */
 	if (rnd(c, 4) != 0)
-		COUPLED_ARM_YIELD();
+		TORTURE_YIELD();
 	return fires(&c->work);
 }
 
@@ -394,13 +406,13 @@ static void run(struct core *c)
 			oracle_fail(c, &f, 0);
 		if (rc == COUPLED_ENOENT && c->global == CHANGED) {
 			c->out++; /* out of the domain for now */
-			COUPLED_ARM_YIELD();
+			TORTURE_YIELD();
 		} else if (rc < 0 || rc >= COUPLED_ABORT_REASONS) {
 			fail(c->cpu, "domain call returned an error",
 			     (uint64_t)(int64_t)rc, 0);
 		} else if (rc != COUPLED_COMMITTED) {
 			c->leaf_aborts[rc]++;
-			COUPLED_ARM_YIELD(); /* as firmware would do its work */
+			TORTURE_YIELD(); /* as firmware would do its work */
 		}
 		if (c->global == CHANGER && rnd(c, TORTURE_CHANGE_EVERY) == 0)
 			change(c);
@@ -416,7 +428,7 @@ static int group_setup(struct domain_tree *t, uint32_t n, void *arg)
 	(void)arg;
 	rc = coupled_group_set_generation(g, 0u - TORTURE_BEFORE_WRAP);
 	if (!rc && t->level[n] == 0u)
-		rc = coupled_arm_set_work_hook(coupled_group_adapter(g),
+		rc = torture_set_work_hook(coupled_group_adapter(g),
 					       work_pending,
 					       &cores[cpu_of[t->first[n]]]);
 	return rc;

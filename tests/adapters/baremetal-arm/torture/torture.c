@@ -32,7 +32,11 @@
  *
  * The same source runs on the host against a strict model of the event
  * register and the GIC (tests/adapters/baremetal-arm/event_model/), where a lost wake-up
- * leaves every core asleep and fails.
+ * leaves every core asleep and fails, and on the RISC-V board
+ * (tests/adapters/baremetal-riscv/board/): a board that defines
+ * BOARD_TORTURE_PORT names a header with its adapter's calls (below).
+ * Built with -DTORTURE_WRONG_REDUCE=1 the group reduces with max while the
+ * oracle expects min: the run must fail (the checks can fail).
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -61,6 +65,9 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #ifndef TORTURE_SGI
 #define TORTURE_SGI 0
 #endif
+#ifndef TORTURE_WRONG_REDUCE
+#define TORTURE_WRONG_REDUCE 0
+#endif
 #if TORTURE_SGI && COUPLED_ARM_WFE_ONLY
 #error "TORTURE_SGI needs the WFI strategy, which COUPLED_ARM_WFE_ONLY leaves out"
 #endif
@@ -81,10 +88,12 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #define TORTURE_ARCH "host-model"
 #endif
 #endif
+#ifndef TORTURE_ATOMICS
 #if defined(__ARM_FEATURE_ATOMICS)
 #define TORTURE_ATOMICS "lse"
 #else
 #define TORTURE_ATOMICS "exclusives"
+#endif
 #endif
 
 #ifndef BOARD_GICD_BASE
@@ -92,12 +101,47 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #endif
 
 /* The SGI that wakes a core of the WFI strategy (any of 0..15). */
+#ifndef TORTURE_WAKE_SGI
 #define TORTURE_WAKE_SGI 1u
+#endif
 
 /* Start-up and end-of-run waits of the application itself. */
 #ifndef APP_WFE
 #define APP_WFE() __asm__ __volatile__("wfe" ::: "memory")
 #define APP_SEV() __asm__ __volatile__("dsb sy\n\tsev" ::: "memory")
+#endif
+
+#ifdef BOARD_TORTURE_PORT
+/* Another architecture's adapter calls, named by its board.h. */
+#include BOARD_TORTURE_PORT
+#else
+/* The bare-metal ARM adapter's calls. */
+#define TORTURE_YIELD() COUPLED_ARM_YIELD()
+#define torture_set_work_hook coupled_arm_set_work_hook
+#define TORTURE_STRATEGY (TORTURE_SGI ? "wfi-sgi" : "wfe-sev")
+
+/* The WFI strategy with the GIC's SGIs (TORTURE_SGI); 0 or an error. */
+static int torture_setup_wake(struct coupled_group *g, uint32_t n)
+{
+	struct coupled_arm_ipi ipi = { 0 };
+	uint32_t i;
+
+	if (!TORTURE_SGI)
+		return 0;
+#ifdef BOARD_SGI_SEND_HOOK
+	ipi.send = BOARD_SGI_SEND_HOOK; /* the host model */
+#endif
+	ipi.gicd_base = BOARD_GICD_BASE;
+	ipi.sgi_id = TORTURE_WAKE_SGI;
+	if (coupled_arm_set_wfi_sgi(coupled_group_adapter(g), &ipi) != 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (coupled_arm_set_gic_target(coupled_participant_adapter(g,
+									   i),
+					       board_gic_cpu_interface(i)) != 0)
+			return -1;
+	return 0;
+}
 #endif
 
 struct core {
@@ -132,7 +176,7 @@ static void print_begin(void)
 	/* acquire: pairs with print_end()'s release; the UART is ours. */
 	while (atomic_flag_test_and_set_explicit(&print_lock,
 						 memory_order_acquire))
-		COUPLED_ARM_YIELD();
+		TORTURE_YIELD();
 }
 
 static void print_end(void)
@@ -297,7 +341,7 @@ static void leave_and_rejoin(struct core *c)
 	/* relaxed: a progress count only; YIELD lets the others run. */
 	while (atomic_load_explicit(&rounds_done, memory_order_relaxed) - from <
 	       TORTURE_ABSENT)
-		COUPLED_ARM_YIELD();
+		TORTURE_YIELD();
 	rc = coupled_join(&group, c->id);
 	if (rc != 0)
 		fail(c->id, "join failed", (uint64_t)-rc, 0);
@@ -326,7 +370,7 @@ static void run(struct core *c)
 			     0);
 		c->results[rc]++;
 		if (rc != COUPLED_COMMITTED)
-			COUPLED_ARM_YIELD(); /* as firmware would do its work */
+			TORTURE_YIELD(); /* as firmware would do its work */
 		if (rc == COUPLED_COMMITTED) {
 			c->commits++;
 			if (c->id == leaver && ncpus > 1 && !c->stop &&
@@ -399,7 +443,7 @@ static void report(uint64_t ticks)
 		   "=" TORTURE_ATOMICS " str"
 		   "ateg"
 		   "y=");
-	board_puts(TORTURE_SGI ? "wfi-sgi" : "wfe-sev");
+	board_puts(TORTURE_STRATEGY);
 	board_puts(" protocol=" COUPLED_PROTOCOL_NAME);
 	put_kv("cpus", ncpus);
 	put_kv("rounds", done);
@@ -433,44 +477,35 @@ void app_main(uint32_t cpu)
 	c->id = cpu;
 	if (cpu == 0) {
 		struct coupled_adapter_group *ag;
-		uint32_t i;
 
 		seed = TORTURE_SEED ? TORTURE_SEED : board_counter();
 		ncpus = board_cpu_count();
 		oracle_init(&the_round); /* published by "started" below */
 		if (ncpus == 0 || ncpus > BOARD_MAX_CPUS)
 			fail(0, "bad cpu count", ncpus, BOARD_MAX_CPUS);
+#if TORTURE_WRONG_REDUCE
+		/* A wrong reduction: the oracle must catch it. */
+		if (coupled_group_init(&group, slots, ncpus, ncpus,
+				       coupled_reduce_max) != 0)
+#else
 		if (coupled_group_init(&group, slots, ncpus, ncpus, NULL) != 0)
+#endif
 			fail(0, "group init", 0, 0);
 		/* Halfway through the run the generation wraps. */
 		if (coupled_group_set_generation(&group, TORTURE_START_GEN) !=
 		    0)
 			fail(0, "set generation", 0, 0);
 		ag = coupled_group_adapter(&group);
-		if (coupled_arm_set_work_hook(ag, work_pending, cores) != 0)
+		if (torture_set_work_hook(ag, work_pending, cores) != 0)
 			fail(0, "work hook", 0, 0);
-		if (TORTURE_SGI) {
-			struct coupled_arm_ipi ipi = { 0 };
-
-#ifdef BOARD_SGI_SEND_HOOK
-			ipi.send = BOARD_SGI_SEND_HOOK; /* the host model */
-#endif
-			ipi.gicd_base = BOARD_GICD_BASE;
-			ipi.sgi_id = TORTURE_WAKE_SGI;
-			if (coupled_arm_set_wfi_sgi(ag, &ipi) != 0)
-				fail(0, "wfi-sgi strategy", 0, 0);
-			for (i = 0; i < ncpus; i++)
-				if (coupled_arm_set_gic_target(
-					    coupled_participant_adapter(&group,
-									i),
-					    board_gic_cpu_interface(i)) != 0)
-					fail(0, "gic target", i, 0);
-		}
+		if (torture_setup_wake(&group, ncpus) != 0)
+			fail(0, "wake strategy", 0, 0);
 		print_begin();
 		board_puts("torture: start cpus=");
 		board_put_u64(ncpus);
-		board_puts(TORTURE_SGI ? " strategy=wfi-sgi rounds="
-				       : " strategy=wfe-sev rounds=");
+		board_puts(" strategy=");
+		board_puts(TORTURE_STRATEGY);
+		board_puts(" rounds=");
 		board_put_u64(TORTURE_ROUNDS);
 		board_puts(" protocol=" COUPLED_PROTOCOL_NAME);
 		put_kv("seed", seed);

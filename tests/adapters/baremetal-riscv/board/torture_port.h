@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * torture_port.h - the RISC-V adapter's calls for the bare-metal torture
+ * sources (torture.c and domain_torture.c in
+ * tests/adapters/baremetal-arm/torture/), included by them
+ * after <coupled/coupled.h> because board.h names it (BOARD_TORTURE_PORT).
+ *
+ * torture.c: every group waits in WFI and is woken by the CLINT's MSIP.
+ * TORTURE_SGI=1 runs the calls with mstatus.MIE set (the board's trap
+ * handler takes and clears every MSIP the adapter leaves pending; the
+ * verdict's sgis counts them); TORTURE_SGI=0 runs them with MIE clear
+ * throughout, cpuidle style (the adapter clears its own MSIP after WFI).
+ * domain_torture.c creates its groups itself and leaves them in the
+ * adapter's default, the spin strategy, whose wait here is the board's
+ * yield (its cluster groups' participants 0 and 1 are harts 2 and 3 in
+ * cluster 1, a map the source does not hand to a port).
+ */
+#ifndef COUPLED_TESTS_RISCV_TORTURE_PORT_H
+#define COUPLED_TESTS_RISCV_TORTURE_PORT_H
+
+#define TORTURE_YIELD() board_yield()
+#define torture_set_work_hook coupled_riscv_set_work_hook
+#define TORTURE_STRATEGY (TORTURE_SGI ? "wfi-msip-irq" : "wfi-msip-masked")
+
+/**
+ * torture_setup_wake() - the WFI strategy with the CLINT, for a group
+ * @g: the group (not shared yet)
+ * @n: its participants, participant i on hart i
+ *
+ * Return: 0, or -1 if the adapter refused.
+ */
+static inline int torture_setup_wake(struct coupled_group *g, uint32_t n)
+{
+	struct coupled_riscv_ipi ipi = { 0 };
+	uint32_t i;
+
+	ipi.clint_base = BOARD_CLINT_BASE;
+	if (coupled_riscv_set_ipi(coupled_group_adapter(g), &ipi) != 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (coupled_riscv_set_hart(coupled_participant_adapter(g, i),
+					   i) != 0)
+			return -1;
+	return 0;
+}
+
+#endif /* COUPLED_TESTS_RISCV_TORTURE_PORT_H */

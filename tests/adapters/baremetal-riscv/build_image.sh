@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+#
+# tests/adapters/baremetal-riscv/build_image.sh - build a bare-metal QEMU
+# "virt" RISC-V image: the board support in board/ plus the given sources.
+#
+#   build_image.sh [--cc gcc|clang] --out DIR/NAME.elf
+#                  [-DFOO=1 -UBAR -Idir -f... -m... -W... -O... -g...] app.c ...
+#
+# --cc    gcc (default: riscv64-unknown-elf-gcc) or clang
+#         (--target=riscv64-unknown-elf, -fuse-ld=lld)
+# RV64GC, the LP64 ABI (no FP registers in calls: the trap vector saves
+# the integer ones only), -mcmodel=medany (RAM at 0x80000000).  Arguments
+# starting with -D -U -I -f -m -W -O -g go to the compiler after the
+# defaults.  Include paths: board/, include/,
+# adapters/baremetal-riscv/include/ and the compiler's own headers only
+# (-nostdinc, as the ARM images: tests/adapters/baremetal-arm/freestanding.sh).
+# Writes NAME.elf and NAME.map.  Environment: CC_RISCV overrides the gcc
+# driver's name.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+# shellcheck source=tests/adapters/baremetal-arm/freestanding.sh
+. "$root/tests/adapters/baremetal-arm/freestanding.sh"
+board="$here/board"
+me="build_image.sh (riscv)"
+
+die() { echo "$me: $*" >&2; exit 2; }
+
+cc_kind=gcc out=""
+extra=() srcs=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--cc) cc_kind=${2:-}; shift 2 ;;
+	--out|-o) out=${2:-}; shift 2 ;;
+	-h|--help) sed -n '4,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-D*|-U*|-I*|-f*|-m*|-W*|-O*|-g*) extra+=("$1"); shift ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) srcs+=("$1"); shift ;;
+	esac
+done
+case "$cc_kind" in gcc|clang) ;; *) die "unknown --cc '$cc_kind' (gcc or clang)" ;; esac
+[ -n "$out" ] || die "--out DIR/NAME.elf is required"
+[ ${#srcs[@]} -gt 0 ] || die "no application sources given (one must define app_main)"
+for s in "${srcs[@]}"; do [ -f "$s" ] || die "source '$s' not found"; done
+
+need() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "compiler '$1' not found (install: $2)"
+}
+
+gcc_cc=${CC_RISCV:-riscv64-unknown-elf-gcc}
+archflags=(-march=rv64gc -mabi=lp64 -mcmodel=medany)
+common=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffreestanding -nostdlib
+	-static -fno-pie -fno-stack-protector
+	-fno-common -fno-unwind-tables -fno-asynchronous-unwind-tables
+	-ffunction-sections -fdata-sections)
+incs=(-I"$board" -I"$root/include" -I"$root/adapters/baremetal-riscv/include")
+ldflags=(-T "$board/board.ld" -Wl,--gc-sections -Wl,--build-id=none
+	-Wl,-Map="${out%.elf}.map")
+
+if [ "$cc_kind" = gcc ]; then
+	cc=$gcc_cc
+	need "$cc" "apt-get install gcc-riscv64-unknown-elf"
+	ldflags+=(-nostartfiles -no-pie -Wl,--no-warn-rwx-segments)
+	libs=(-lgcc)
+else
+	cc=clang
+	need clang "apt-get install clang lld"
+	need ld.lld "apt-get install lld"
+	need "$gcc_cc" "apt-get install gcc-riscv64-unknown-elf (its libgcc)"
+	# lld does not do RISC-V linker relaxation: -mno-relax.
+	ldflags+=(-fuse-ld=lld)
+	# compiler-rt builtins are not packaged for bare metal: libgcc from
+	# the gcc cross compiler.
+	libs=("$("$gcc_cc" "${archflags[@]}" -print-libgcc-file-name)")
+	archflags=(--target=riscv64-unknown-elf "${archflags[@]}" -mno-relax)
+fi
+
+freestanding_incs "$cc" || die "cannot find the headers of $cc"
+incs=("${FREESTANDING_INCS[@]}" "${incs[@]}")
+
+mkdir -p "$(dirname "$out")"
+cmd=("$cc" "${archflags[@]}" "${common[@]}" "${incs[@]}" "${extra[@]}"
+	"$board/start.S" "$board/board.c" "${srcs[@]}" "${ldflags[@]}" -o "$out" "${libs[@]}")
+if [ "${VERBOSE:-0}" != 0 ]; then printf '%q ' "${cmd[@]}"; echo; fi
+"${cmd[@]}" || die "build of $out failed"
+echo "$me: built $out ($cc_kind)"
