@@ -57,6 +57,17 @@ GROUP_riscv="gcc-riscv64-unknown-elf lld qemu-system-misc"
 GROUP_kernel="linux-headers-amd64 linux-image-amd64 qemu-system-x86
 	busybox-static cpio gzip"
 
+# Label kernel, ARM: the same tests in Debian's armhf (armmp) and arm64
+# kernels: the cross gcc-12 (the kernels' compiler), the kernels' build
+# tools (linux-kbuild-6.1, Multi-Arch: foreign), QEMU for ARM.  The kernels,
+# their headers and busybox-static of those architectures cannot be
+# installed here: "install" downloads and unpacks them with
+# FETCH_kernel_arm (about 130 MB from the mirror, 200 MB unpacked in
+# /var/cache/coupled/kernels); "missing" lists them as "kernel_arm:fetch".
+GROUP_kernel_arm="gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu
+	linux-kbuild-6.1 qemu-system-arm cpio gzip"
+FETCH_kernel_arm="tests/adapters/linux/fetch_kernels.sh"
+
 # The format check (test format_check, label fast): clang-format reads
 # the top-level .clang-format.
 GROUP_style="clang-format"
@@ -68,13 +79,14 @@ GROUP_style="clang-format"
 # group's linux-headers-amd64.
 GROUP_package="lintian pkgconf man-db"
 
-GROUPS_ALL="core style verify bench arm riscv kernel package"
+GROUPS_ALL="core style verify bench arm riscv kernel kernel_arm package"
 GROUPS_DEMO="core"
 GROUPS_KNOWN="newcomer $GROUPS_ALL"
 
 # --- the commands -------------------------------------------------------------
 
 me="packages.sh"
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 usage() {
 	sed -n '4,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
@@ -124,7 +136,17 @@ find_missing() {
 		for p in "${PKGS[@]}"; do
 			installed "$p" || MISSING+=("$p")
 		done
+		fetch_of "$g"
+		if [[ -n $FETCH ]] && ! bash "$top/$FETCH" check >/dev/null 2>&1; then
+			MISSING+=("$g:fetch")
+		fi
 	done
+}
+
+# fetch_of GROUP: sets FETCH to the group's download script, if any.
+fetch_of() {
+	local var="FETCH_$1"
+	FETCH=${!var:-}
 }
 
 cmd_list() {
@@ -159,6 +181,14 @@ cmd_install() {
 	((${#MISSING[@]} == 0)) && return 0
 
 	echo "$me: installing missing packages: ${MISSING[*]}"
+	local -a fetches=() apt_pkgs=()
+	local m
+	for m in "${MISSING[@]}"; do
+		case $m in
+		*:fetch) fetch_of "${m%:fetch}"; fetches+=("$FETCH") ;;
+		*) apt_pkgs+=("$m") ;;
+		esac
+	done
 	if ((EUID != 0)); then
 		if command -v sudo >/dev/null 2>&1; then
 			sudo=(sudo)
@@ -168,9 +198,14 @@ cmd_install() {
 			return 1
 		fi
 	fi
-	"${sudo[@]}" apt-get update
-	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y --no-install-recommends "${MISSING[@]}"
+	if ((${#apt_pkgs[@]} > 0)); then
+		"${sudo[@]}" apt-get update
+		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y --no-install-recommends "${apt_pkgs[@]}"
+	fi
+	for m in "${fetches[@]}"; do
+		"${sudo[@]}" bash "$top/$m" fetch
+	done
 	find_missing "$@"
 	if ((${#MISSING[@]} > 0)); then
 		echo "$me: still missing after apt-get: ${MISSING[*]}" >&2

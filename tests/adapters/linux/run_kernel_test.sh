@@ -2,12 +2,18 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 #
 # run_kernel_test.sh - build the Linux adapter's test modules against Debian's
-# linux-headers-amd64, boot Debian's linux-image-amd64 of the same version
-# under QEMU (software emulation, no KVM) with a busybox initramfs, run the
-# torture module (with CPU hotplug churn), the cpuidle driver test and the
+# kernel headers, boot Debian's kernel of the same version under QEMU
+# (software emulation, no KVM) with a busybox initramfs, run the torture
+# module (with CPU hotplug churn), the cpuidle driver test and the
 # coupled-domain test, and decide pass/fail from the serial console.
+# amd64: linux-headers-amd64 and linux-image-amd64 (installed packages),
+# qemu-system-x86_64.  armhf (armmp flavour, qemu-system-arm -M virt -cpu
+# cortex-a15) and arm64 (qemu-system-aarch64 -M virt -cpu cortex-a57): the
+# kernel, headers and busybox that fetch_kernels.sh unpacked, modules built
+# with the cross gcc-12.
 #
 # Usage: run_kernel_test.sh [options]
+#   --arch A          amd64 (default), armhf or arm64
 #   --build DIR       build directory (default: a temporary directory)
 #   --smp N           vCPUs (default 4)
 #   --tcg MODE        single | multi: QEMU TCG threading (default single)
@@ -24,6 +30,18 @@
 #                     settled: the adapter's wake-ups can stay pending)
 #   --expect-fail     invert: succeed only if a module printed a FAIL verdict
 #                     (to show that the checks catch a broken run)
+#   --broken-torture ARGS, --broken-domain ARGS
+#                     first, in the same boot, load the module with ARGS
+#                     (which must include wrong_reduce=1) and unload it;
+#                     its verdict must be FAIL (judged by --judge broken)
+#   --boot-only       build and boot, keep the log as DIR/serial.log; fail
+#                     only if the init script did not finish
+#   --judge WHAT      no build or boot: judge DIR/serial.log of an earlier
+#                     --boot-only run for WHAT: torture, idle, domain or
+#                     broken (the --broken-* runs failed as they must); the
+#                     log-wide checks (kernel warnings...) apply to each.
+#                     A kernel without CONFIG_CPU_IDLE makes "idle" a skip
+#                     (exit 77, with the reason)
 #
 # Fails on: a missing package, a build warning (W=1), a missing verdict line,
 # a FAIL verdict, fewer torture rounds than asked, another protocol than
@@ -34,6 +52,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 
+arch=amd64
 build=""
 smp=4
 tcg=single
@@ -45,9 +64,14 @@ min_full=0
 timeout_s=240
 protocol=settled
 expect_fail=0
+broken_torture=""
+broken_domain=""
+boot_only=0
+judge=all
 
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--arch) arch=$2; shift 2 ;;
 	--build) build=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--tcg) tcg=$2; shift 2 ;;
@@ -59,17 +83,35 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2; shift 2 ;;
 	--protocol) protocol=$2; shift 2 ;;
 	--expect-fail) expect_fail=1; shift ;;
-	-h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+	--broken-torture) broken_torture=$2; shift 2 ;;
+	--broken-domain) broken_domain=$2; shift 2 ;;
+	--boot-only) boot_only=1; shift ;;
+	--judge) judge=$2; shift 2 ;;
+	-h|--help) sed -n '2,51p' "$0"; exit 0 ;;
 	*) echo "run_kernel_test: unknown argument: $1" >&2; exit 2 ;;
 	esac
 done
 case "$tcg" in single|multi) ;; *) echo "run_kernel_test: --tcg single|multi" >&2; exit 2 ;; esac
+case "$arch" in amd64|armhf|arm64) ;; *) echo "run_kernel_test: --arch amd64|armhf|arm64" >&2; exit 2 ;; esac
+case "$judge" in all|torture|idle|domain|broken) ;;
+*) echo "run_kernel_test: --judge torture|idle|domain|broken" >&2; exit 2 ;; esac
 
 die() { echo "run_kernel_test: FAIL: $*" >&2; exit 1; }
+
+if [ "$judge" != all ]; then
+	[ -n "$build" ] || die "--judge needs the --build of the --boot-only run"
+	log="$build/serial.log"
+	[ -s "$log" ] || die "no $log: the boot (--boot-only) did not run or failed"
+fi
 
 # ---- prerequisites: fail loudly, never skip silently ------------------------
 missing=()
 kver=""
+kcache=${COUPLED_KERNEL_CACHE:-/var/cache/coupled/kernels}
+make_args=()
+if [ "$judge" != all ]; then
+	: # judging an existing log needs nothing installed
+elif [ "$arch" = amd64 ]; then
 if deps=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null); then
 	kver=$(printf '%s\n' "$deps" | tr ',' '\n' |
 	       sed -n 's/^ *linux-headers-\([^ ]*-amd64\).*/\1/p' | head -n1)
@@ -80,33 +122,67 @@ if [ -n "$kver" ] && [ ! -e "/boot/vmlinuz-$kver" ]; then
 fi
 command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || missing+=(busybox-static)
+hdrs="/usr/src/linux-headers-$kver"
+kimg="/boot/vmlinuz-$kver"
+bbox=/bin/busybox
+qemu=(qemu-system-x86_64 -m 256)
+console=ttyS0
+else
+	case $arch in
+	armhf) cross=arm-linux-gnueabihf- karch=arm
+	       qemu=(qemu-system-arm -M virt,highmem=off -cpu cortex-a15 -m 256) ;;
+	arm64) cross=aarch64-linux-gnu- karch=arm64
+	       qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m 256) ;;
+	esac
+	console=ttyAMA0
+	# The kernel, its headers and busybox of $arch: fetch_kernels.sh,
+	# which "tests/packages.sh install kernel_arm" runs.
+	if [ -s "$kcache/$arch/kver" ] &&
+		bash "$here/fetch_kernels.sh" check "$arch" >/dev/null; then
+		kver=$(cat "$kcache/$arch/kver")
+	else
+		missing+=("$arch-kernel(fetch_kernels.sh)")
+	fi
+	hdrs="$kcache/$arch/root/usr/src/linux-headers-$kver"
+	kimg="$kcache/$arch/vmlinuz"
+	bbox="$kcache/$arch/busybox"
+	command -v "${cross}gcc-12" >/dev/null || missing+=("gcc-${cross%-}")
+	command -v "${qemu[0]}" >/dev/null || missing+=(qemu-system-arm)
+	[ -d /usr/lib/linux-kbuild-6.1 ] || missing+=(linux-kbuild-6.1)
+	make_args=(ARCH="$karch" CROSS_COMPILE="$cross")
+fi
+if [ "$judge" = all ]; then
 command -v cpio >/dev/null || missing+=(cpio)
 command -v gzip >/dev/null || missing+=(gzip)
 command -v make >/dev/null || missing+=(make)
 command -v gcc >/dev/null || missing+=(gcc)
+group=kernel
+[ "$arch" = amd64 ] || group=kernel_arm
 if [ ${#missing[@]} -gt 0 ]; then
-	die "missing packages: ${missing[*]} (apt-get install ${missing[*]}; or: bash tests/packages.sh install kernel)"
+	die "missing packages: ${missing[*]} (bash tests/packages.sh install $group)"
 fi
-kimg="/boot/vmlinuz-$kver"
 [ -r "$kimg" ] || die "$kimg is not readable (Debian installs it mode 0600: run as root)"
-if [ -n "$kver" ] && ! dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null | grep -q "linux-image-$kver"; then
+if [ "$arch" = amd64 ] && [ -n "$kver" ] && ! dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null | grep -q "linux-image-$kver"; then
 	die "linux-image-amd64 and linux-headers-amd64 point to different versions (headers: $kver)"
 fi
+fi
 
+if [ "$judge" = all ]; then
 if [ -z "$build" ]; then
 	build=$(mktemp -d "${TMPDIR:-/tmp}/coupled-kernel.XXXXXX")
 	trap 'rm -rf "$build"' EXIT
 fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
-echo "run_kernel_test: kernel $kver, smp $smp, tcg $tcg, build $build"
+echo "run_kernel_test: $arch kernel $kver, smp $smp, tcg $tcg, build $build"
 
 # ---- modules ----------------------------------------------------------------
 mod="$build/modules"
 rm -rf "$mod"
 mkdir -p "$mod"
 cp "$here/modules/Kbuild" "$here"/modules/*.c "$mod/"
-if ! make -s -C "/usr/src/linux-headers-$kver" M="$mod" COUPLED_ROOT="$root" \
+kb_start=$(date +%s)
+if ! make -s -C "$hdrs" M="$mod" COUPLED_ROOT="$root" "${make_args[@]}" \
 	W=1 modules >"$build/kbuild.log" 2>&1; then
 	cat "$build/kbuild.log" >&2
 	die "module build failed"
@@ -114,15 +190,25 @@ fi
 if grep -E "warning:|error:" "$build/kbuild.log"; then
 	die "module build (W=1) printed warnings"
 fi
-echo "run_kernel_test: modules built with W=1, no warnings"
+echo "run_kernel_test: modules built with W=1, no warnings ($(( $(date +%s) - kb_start ))s)"
 
 # ---- initramfs --------------------------------------------------------------
 rd="$build/initramfs"
 rm -rf "$rd"
 mkdir -p "$rd/bin" "$rd/proc" "$rd/sys" "$rd/dev"
-cp /bin/busybox "$rd/bin/busybox"
+cp "$bbox" "$rd/bin/busybox"
 cp "$mod/coupled_torture.ko" "$mod/coupled_idle_test.ko" \
 	"$mod/coupled_domain_test.ko" "$rd/"
+broken_cmds=""
+if [ -n "$broken_torture" ]; then
+	broken_cmds="insmod /coupled_torture.ko $broken_torture || echo \"COUPLED: insmod coupled_torture failed\"
+rmmod coupled_torture"
+fi
+if [ -n "$broken_domain" ]; then
+	broken_cmds="$broken_cmds
+insmod /coupled_domain_test.ko $broken_domain || echo \"COUPLED: insmod coupled_domain_test failed\"
+rmmod coupled_domain_test"
+fi
 domain_cmds=""
 if [ "$domain_args" != off ]; then
 	domain_cmds="insmod /coupled_domain_test.ko $domain_args || echo \"COUPLED: insmod coupled_domain_test failed\"
@@ -135,6 +221,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo "COUPLED: init on \$(nproc) CPUs"
+$broken_cmds
 insmod /coupled_torture.ko $torture_args || echo "COUPLED: insmod coupled_torture failed"
 rmmod coupled_torture
 insmod /coupled_idle_test.ko $idle_args || echo "COUPLED: insmod coupled_idle_test failed"
@@ -149,41 +236,88 @@ chmod +x "$rd/init"
 (cd "$rd" && find . | cpio -o -H newc --quiet | gzip -1) >"$build/initramfs.cpio.gz"
 
 # ---- boot -------------------------------------------------------------------
-log="$build/serial-smp$smp-$tcg.log"
+log="$build/serial.log"
+rm -f "$log"
 start=$(date +%s)
 set +e
-timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
-	-smp "$smp" -accel "tcg,thread=$tcg" -m 256 -nographic -no-reboot \
+timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" \
+	-smp "$smp" -accel "tcg,thread=$tcg" -nographic -no-reboot \
 	-kernel "$kimg" -initrd "$build/initramfs.cpio.gz" \
-	-append "console=ttyS0 loglevel=4 panic=-1 mitigations=off" \
+	-append "console=$console loglevel=4 panic=-1 mitigations=off" \
 	</dev/null >"$log" 2>&1
 qrc=$?
 set -e
 secs=$(( $(date +%s) - start ))
 echo "run_kernel_test: boot took ${secs}s (qemu exit $qrc), log $log"
+if [ "$boot_only" -eq 1 ]; then
+	grep -q "COUPLED: dmesg end" "$log" ||
+		die "the init script did not finish (qemu exit $qrc; see $log)"
+	grep -a "COUPLED: init on\|verdict" "$log" | tr -d '\r' |
+		sed 's/^.*\] /run_kernel_test: /'
+	echo "run_kernel_test: booted $arch $kver, smp $smp, tcg $tcg, ${secs}s"
+	exit 0
+fi
+fi # judge = all
+qrc=${qrc:-0}
+secs=${secs:-0}
 
 # ---- verdict ----------------------------------------------------------------
+# The verdicts of the deliberately broken runs (--broken-*) end in
+# "(wrong_reduce)"; the others do not.
 bad=0
 report() { echo "run_kernel_test: $*"; bad=1; }
+want_t=0 want_i=0 want_d=0 want_b=0
+case $judge in
+all) want_t=1 want_i=1; [ "$domain_args" != off ] && want_d=1 ;;
+torture) want_t=1 ;;
+idle) want_i=1 ;;
+domain) want_d=1 ;;
+broken) want_b=1 ;;
+esac
 [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ] && report "QEMU watchdog expired after ${timeout_s}s"
 grep -q "COUPLED: dmesg end" "$log" || report "the init script did not finish"
-tv=$(grep -a "coupled_torture: verdict" "$log" | tail -n1 | tr -d '\r' || true)
-iv=$(grep -a "coupled_idle_test: verdict" "$log" | tail -n1 | tr -d '\r' || true)
-[ -n "$tv" ] || report "no coupled_torture verdict"
-[ -n "$iv" ] || report "no coupled_idle_test verdict"
-dv=""
-if [ "$domain_args" != off ]; then
-	dv=$(grep -a "coupled_domain_test: verdict" "$log" | tail -n1 | tr -d '\r' || true)
+verdict() { grep -a "$1: verdict" "$log" | grep -a -v "(wrong_reduce)" | tail -n1 | tr -d '\r' || true; }
+tv="" iv="" dv=""
+[ "$want_t" -eq 1 ] && { tv=$(verdict coupled_torture); [ -n "$tv" ] || report "no coupled_torture verdict"; }
+if [ "$want_i" -eq 1 ]; then
+	iv=$(verdict coupled_idle_test)
+	[ -n "$iv" ] || report "no coupled_idle_test verdict"
+	grep -a "coupled_idle_test: cpu[0-9]" "$log" | tr -d '\r' |
+		sed 's/^.*\] /run_kernel_test: /' || true
+fi
+if [ "$want_d" -eq 1 ]; then
+	dv=$(verdict coupled_domain_test)
 	[ -n "$dv" ] || report "no coupled_domain_test verdict"
 	# Its per-level counts (entries = rounds x CPUs under a node).
 	grep -a "coupled_domain_test: level " "$log" | tr -d '\r' |
-		sed 's/^.*\] /run_kernel_test: /' || true
+		sed 's/^.*\] /run_kernel_test: /' | tail -n 3 || true
 fi
+skip=""
 for v in "$tv" "$iv" "$dv"; do
 	[ -z "$v" ] && continue
 	echo "run_kernel_test: ${v#*] }"
-	case "$v" in *"verdict PASS"*) ;; *) report "failed verdict" ;; esac
+	case "$v" in
+	*"verdict PASS"*) ;;
+	*"verdict SKIP"*) skip=${v#*verdict SKIP} ;;
+	*) report "failed verdict" ;;
+	esac
 done
+if [ "$want_b" -eq 1 ]; then
+	# Every broken run that was loaded must have been caught.
+	nb=0
+	for m in coupled_torture coupled_domain_test; do
+		bv=$(grep -a "$m: verdict" "$log" | grep -a "(wrong_reduce)" | tail -n1 | tr -d '\r' || true)
+		[ -n "$bv" ] || continue
+		nb=$((nb + 1))
+		echo "run_kernel_test: ${bv#*] }"
+		case "$bv" in
+		*"verdict FAIL"*" errors=0 "*) report "$m: FAIL without errors" ;;
+		*"verdict FAIL"*) ;;
+		*) report "$m: a wrong reduction was not caught" ;;
+		esac
+	done
+	[ "$nb" -gt 0 ] || report "no verdict of a broken run (--broken-torture, --broken-domain)"
+fi
 if [ -n "$tv" ]; then
 	want=${min_rounds:-$(printf '%s\n' "$torture_args" | sed -n 's/.*rounds=\([0-9]*\).*/\1/p')}
 	want=${want:-100000}
@@ -203,7 +337,7 @@ if [ -n "$dv" ]; then
 	*) report "the domain test did not run the $protocol protocol" ;;
 	esac
 fi
-if grep -a -n -E "WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|self-detected stall|detected stalls" "$log"; then
+if grep -a -n -E "WARNING:|BUG:|Oops|Kernel panic|general protection fault|Call Trace|Internal error|Unable to handle kernel|soft lockup|hard LOCKUP|blocked for more than|rcu_.*stall|self-detected stall|detected stalls" "$log"; then
 	report "kernel warning, BUG, oops, panic, lockup or stall in the log"
 fi
 
@@ -217,4 +351,12 @@ if [ "$expect_fail" -eq 1 ]; then
 	die "a failure was expected but everything passed"
 fi
 [ "$bad" -eq 0 ] || die "see $log"
-echo "run_kernel_test: PASS (smp $smp, tcg $tcg, ${secs}s)"
+if [ -n "$skip" ] && [ "$judge" = idle ]; then
+	echo "run_kernel_test: SKIP:$skip"
+	exit 77
+fi
+if [ "$judge" = all ]; then
+	echo "run_kernel_test: PASS ($arch, smp $smp, tcg $tcg, ${secs}s)"
+else
+	echo "run_kernel_test: PASS ($judge, log $log)"
+fi

@@ -208,18 +208,19 @@ static bool torture_should_abort(void *arg, uint32_t self)
 }
 
 /**
- * torture_safe_state() - the safe state: halt until the next interrupt
+ * torture_safe_state() - the safe state: wait for the next interrupt
  * @arg: unused
  *
- * Context: interrupts disabled on entry and on return.  "sti; hlt" takes a
- * pending poke IPI at once, so no wake-up is lost; an idle vCPU also lets
- * the others run under single-threaded emulation.
+ * Context: interrupts disabled on entry and on return.  The adapter's
+ * coupled_linux_wait_for_interrupt() ("sti; hlt" on x86, "wfi" and an
+ * instant of open interrupts on ARM) returns at once on a pending poke IPI
+ * and takes it, so no wake-up is lost; an idle vCPU also lets the others
+ * run under emulation.
  */
 static void torture_safe_state(void *arg)
 {
 	(void)arg;
-	safe_halt();
-	local_irq_disable();
+	coupled_linux_wait_for_interrupt();
 }
 
 /**

@@ -65,10 +65,15 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/irqflags.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
+#include <asm/barrier.h>
+#if defined(CONFIG_ARM64)
+#include <asm/cpufeature.h>
+#endif
 
 #include <coupled/atomic.h>
 #include <coupled/errno.h>
@@ -222,6 +227,48 @@ static inline void coupled_linux_slot_quiesce(struct coupled_adapter_slot *as)
 	/* acquire: pairs with the handler's xchg; after it @as is unused. */
 	while (atomic_read_acquire(&as->busy))
 		cond_resched();
+}
+
+/**
+ * coupled_linux_wait_for_interrupt() - a safe state for any architecture
+ *
+ * Rests until an interrupt is pending and takes it before returning, so that
+ * a poke's IPI is handled here, in the wait, and not carried into whatever
+ * the caller enters next (on ARM an IPI left pending ends the next WFI, in
+ * particular the coupled state's, at once):
+ *   - x86: "sti; hlt" (raw_safe_halt()); the interrupt is taken after hlt;
+ *   - ARM and arm64: "dsb; wfi" with interrupts masked (WFI completes when an
+ *     interrupt is pending, masked or not), then interrupts open for one
+ *     instruction, which takes it.  An arm64 kernel that masks interrupts by
+ *     GIC priority (pseudo-NMI) would not leave WFI on a masked one, so it
+ *     only opens them for that instant: an early return, which the safe
+ *     state's contract allows;
+ *   - elsewhere: interrupts open for an instant around cpu_relax().
+ * Suitable as the callback of coupled_linux_set_safe_state() (through a
+ * wrapper taking the argument) and as a cpuidle driver's safe state.
+ *
+ * Context: interrupts disabled on entry and on return; a CPU's idle path or
+ * a thread that called local_irq_disable().
+ */
+static inline void coupled_linux_wait_for_interrupt(void)
+{
+#if defined(CONFIG_X86)
+	raw_safe_halt();
+#elif defined(CONFIG_ARM64)
+	if (!system_uses_irq_prio_masking()) {
+		dsb(sy);
+		wfi();
+	}
+	raw_local_irq_enable();
+#elif defined(CONFIG_ARM)
+	dsb();
+	wfi();
+	raw_local_irq_enable();
+#else
+	raw_local_irq_enable();
+	cpu_relax();
+#endif
+	raw_local_irq_disable();
 }
 
 /**
