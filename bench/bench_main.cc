@@ -20,6 +20,16 @@
 // and a single repetition instead of the time-based count: with 16 threads on
 // 2 CPUs a spinning round takes a few hundred milliseconds.
 //
+// Every case also reports vcsw_per_round and ivcsw_per_round: the voluntary
+// and involuntary context switches of all its threads per round
+// (getrusage(RUSAGE_THREAD) around each thread's loop).  Two cases give the
+// 2-thread figures a floor of the same run: pingpong, one cache line bounced
+// between the two pinned threads (handoff_ns: the one-way hand-off; cpu_t0,
+// cpu_t1: the CPUs), and direct_copy/<layout>, a bench-only copy of the
+// direct round (model/direct_copy.h) with the requests in the members' slots
+// (as the library), in the arrival word's cache line, or constant: what the
+// completer's reads of the other slots cost.
+//
 // Built once more with COUPLED_BENCH_SETTLED_TWIN=1 and
 // COUPLED_PROTOCOL_SETTLED=1 (coupled_bench_settled), the same coupled cases
 // run the settled protocol under the family names "coupled_settled_..."

@@ -30,7 +30,8 @@
 # measured (or anything else failed).
 #
 # Environment (all optional):
-#   QUICK=1           only what the goals need (their Google Benchmark cases,
+#   QUICK=1           only what the goals need (their Google Benchmark cases
+#                     with the ping-pong floor and the direct_copy cases,
 #                     the RMW counts, callgrind of the coupled round and its
 #                     breakdown; no settled Google Benchmark or RMW runs), with
 #                     REPS=3 MIN_TIME=0.05 unless set, into

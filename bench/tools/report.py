@@ -184,7 +184,7 @@ def floor_section(w, runs):
         w("| %d | %s | %s | %s%s | %s | %s |" % (
             i, r.machine.get("date", "?"),
             r.machine.get("loadavg_before", "?"),
-            "%.0f ns" % r.handoff if r.handoff else "n/a",
+            fmt_ns(r.handoff),
             " (%.2f)" % r.handoff_spread if r.handoff_spread else "",
             " and ".join("?" if c is None else str(c) for c in r.cpus),
             r.topology() or "n/a"))
@@ -233,11 +233,13 @@ def csw_table(w, runs):
       "switches from the start of its loop to the end, summed over the "
       "threads and divided by the rounds (medians of the repetitions; "
       "Google Benchmark's own start and stop of the threads are included, "
-      "a few switches per repetition).  A voluntary switch is a thread "
-      "that blocked (futex sleep, condition variable) or yielded "
-      "with another thread ready to run (`sched_yield()` when the CPU is "
-      "shared); an involuntary one, a thread the scheduler preempted (its "
-      "time slice ran out: a thread spinning or yielding for a whole slice).  "
+      "a few switches per repetition).  Linux counts a switch as "
+      "voluntary when the thread blocked (a futex sleep, a condition "
+      "variable wait) and as involuntary when it was switched out while "
+      "still runnable: preempted at the end of its time slice, or handing "
+      "the CPU to another thread with `sched_yield()`.  So on an "
+      "oversubscribed machine the yields of a spin-then-yield phase show "
+      "up as involuntary switches, and the sleeps as voluntary ones.  "
       "Each cell: voluntary / involuntary, all threads, per round.")
     w("")
     for i, r in enumerate(runs, 1):
