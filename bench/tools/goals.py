@@ -376,7 +376,7 @@ def main():
     insn, _ = insn_figure(a.results[0])
     out = ["goals judged over %d run%s: %s" % (
         len(a.results), "s" if len(a.results) > 1 else "",
-        ", ".join(os.path.relpath(x) for x in a.results))]
+        ", ".join(a.results))]
     out += lines(goals, detail, insn)
     print("\n".join(out))
     with open(os.path.join(a.results[0], "goals.txt"), "w") as f:
