@@ -20,6 +20,16 @@
 // and a single repetition instead of the time-based count: with 16 threads on
 // 2 CPUs a spinning round takes a few hundred milliseconds.
 //
+// Every case also reports vcsw_per_round and ivcsw_per_round: the voluntary
+// and involuntary context switches of all its threads per round
+// (getrusage(RUSAGE_THREAD) around each thread's loop).  Two cases give the
+// 2-thread figures a floor of the same run: pingpong, one cache line bounced
+// between the two pinned threads (handoff_ns: the one-way hand-off; cpu_t0,
+// cpu_t1: the CPUs), and direct_copy/<layout>, a bench-only copy of the
+// direct round (model/direct_copy.h) with the requests in the members' slots
+// (as the library), in the arrival word's cache line, or constant: what the
+// completer's reads of the other slots cost.
+//
 // Built once more with COUPLED_BENCH_SETTLED_TWIN=1 and
 // COUPLED_PROTOCOL_SETTLED=1 (coupled_bench_settled), the same coupled cases
 // run the settled protocol under the family names "coupled_settled_..."
@@ -32,6 +42,7 @@
 #include <benchmark/benchmark.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <barrier>
@@ -44,6 +55,7 @@
 #include <vector>
 
 #include "baseline/seed_baseline.h"
+#include "model/direct_copy.h"
 #include "peers/ck_peers.h"
 
 #if defined(COUPLED_BENCH_SETTLED_TWIN) && COUPLED_BENCH_SETTLED_TWIN
@@ -107,11 +119,15 @@ unsigned ncpus()
 	return n ? n : 1;
 }
 
+// The calling thread's context switches when its loop started (pin()).
+thread_local struct rusage t_usage_start;
+
 // Pin the calling benchmark thread to CPU (thread index mod CPUs), unless
 // COUPLED_BENCH_PIN=0.  Google Benchmark starts fresh threads for every run,
 // so every benchmark function calls this before its loop.  Without it two
 // spinning threads on a loaded 2-CPU machine often share one CPU, and each
-// round then costs a scheduler time slice.
+// round then costs a scheduler time slice.  Also notes the thread's context
+// switches so far, for report_rounds().
 void pin(benchmark::State &st)
 {
 	static const bool enabled = [] {
@@ -120,6 +136,8 @@ void pin(benchmark::State &st)
 	}();
 	cpu_set_t set;
 
+	if (getrusage(RUSAGE_THREAD, &t_usage_start) != 0)
+		std::memset(&t_usage_start, 0, sizeof(t_usage_start));
 	if (!enabled || g_cpus.empty())
 		return;
 	CPU_ZERO(&set);
@@ -128,14 +146,34 @@ void pin(benchmark::State &st)
 	(void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-// Thread 0 reports wall-clock nanoseconds per round (see the header comment).
+// Thread 0 reports wall-clock nanoseconds per round (see the header
+// comment).  Every thread reports its voluntary and involuntary context
+// switches since pin() (getrusage(RUSAGE_THREAD), Linux): Google Benchmark
+// sums a counter over the threads and kAvgIterations divides the sum by the
+// iterations of all threads, so each thread's count is scaled by the thread
+// count, and vcsw_per_round / ivcsw_per_round come out as the switches of
+// all the threads per round.  (The few switches of Google Benchmark's own
+// start and stop of the threads are included.)
 void report_rounds(benchmark::State &st)
 {
+	struct rusage now;
+
 	if (st.thread_index() == 0)
 		st.counters["ns_per_round"] = benchmark::Counter(
 			static_cast<double>(st.iterations()) * 1e-9,
 			benchmark::Counter::kIsRate |
 				benchmark::Counter::kInvert);
+	if (getrusage(RUSAGE_THREAD, &now) != 0)
+		return;
+	const double threads = st.threads();
+	st.counters["vcsw_per_round"] = benchmark::Counter(
+		static_cast<double>(now.ru_nvcsw - t_usage_start.ru_nvcsw) *
+			threads,
+		benchmark::Counter::kAvgIterations);
+	st.counters["ivcsw_per_round"] = benchmark::Counter(
+		static_cast<double>(now.ru_nivcsw - t_usage_start.ru_nivcsw) *
+			threads,
+		benchmark::Counter::kAvgIterations);
 }
 
 void empty_action(const struct coupled_round *, void *)
@@ -453,6 +491,79 @@ void BM_seed(benchmark::State &st)
 	st.counters["missed_rounds"] = static_cast<double>(missed);
 }
 
+// --- the floor: one cache line bounced between two threads -----------------
+
+// The ping-pong line, alone in its cache line.
+struct alignas(64) ping_line {
+	std::atomic<uint32_t> v;
+	char pad[64 - sizeof(std::atomic<uint32_t>)];
+};
+ping_line g_ping;
+
+void setup_pingpong(const benchmark::State &)
+{
+	g_ping.v.store(0, std::memory_order_relaxed);
+}
+
+// Two threads take turns on one line: thread 0 moves an even value to odd,
+// thread 1 an odd one to even, each after seeing the other's store.  One
+// iteration is a round trip, two one-way hand-offs of the line between the
+// two CPUs: handoff_ns (thread 0's iterations as a rate, inverted) is half
+// an iteration, the floor that every cross-CPU round pays per line
+// transfer.  cpu_t0 and cpu_t1: the CPU each thread was on at the end
+// (sched_getcpu()), so the report can say which CPUs were measured.
+void BM_pingpong(benchmark::State &st)
+{
+	pin(st);
+	const uint32_t parity = static_cast<uint32_t>(st.thread_index()) & 1u;
+
+	for (auto _ : st) {
+		// acquire: the other thread's store, the turn it hands over.
+		uint32_t v = g_ping.v.load(std::memory_order_acquire);
+
+		while ((v & 1u) != parity) {
+			coupled_cpu_relax();
+			v = g_ping.v.load(std::memory_order_acquire);
+		}
+		// release: pairs with the other thread's acquire load.
+		g_ping.v.store(v + 1u, std::memory_order_release);
+	}
+	report_rounds(st);
+	if (st.thread_index() == 0)
+		st.counters["handoff_ns"] = benchmark::Counter(
+			static_cast<double>(st.iterations()) * 2e-9,
+			benchmark::Counter::kIsRate |
+				benchmark::Counter::kInvert);
+	st.counters["cpu_t" + std::to_string(st.thread_index())] =
+		static_cast<double>(sched_getcpu());
+}
+
+// --- the request-slot question: a bench-only copy of the round -------------
+
+direct_copy::State g_copy;
+
+void setup_direct_copy(const benchmark::State &st)
+{
+	direct_copy::init(&g_copy, static_cast<uint32_t>(st.threads()));
+}
+
+// direct_copy/<layout> (model/direct_copy.h): the direct protocol's round,
+// spin strategy, with the requests in the members' slots (as the library),
+// in the arrival word's line, or constant (no reduction).
+template <direct_copy::Layout L> void BM_direct_copy(benchmark::State &st)
+{
+	pin(st);
+	const uint32_t self = static_cast<uint32_t>(st.thread_index());
+	unsigned long failed = 0;
+
+	for (auto _ : st) {
+		if (direct_copy::round<L>(&g_copy, self, 0, self + 1u) != 0)
+			failed++;
+	}
+	report_rounds(st);
+	st.counters["failed"] = static_cast<double>(failed);
+}
+
 // --- registration --------------------------------------------------------------
 
 // Common options; oversubscribed pure spinners get a fixed iteration count
@@ -538,6 +649,24 @@ void register_all()
 	register_capacity();
 	if (BENCH_TWIN)
 		return;
+	configure(benchmark::RegisterBenchmark("pingpong", BM_pingpong)
+			  ->Setup(setup_pingpong),
+		  2, true);
+	configure(benchmark::RegisterBenchmark(
+			  "direct_copy/slots",
+			  BM_direct_copy<direct_copy::kSlots>)
+			  ->Setup(setup_direct_copy),
+		  2, true);
+	configure(benchmark::RegisterBenchmark(
+			  "direct_copy/word_line",
+			  BM_direct_copy<direct_copy::kWordLine>)
+			  ->Setup(setup_direct_copy),
+		  2, true);
+	configure(benchmark::RegisterBenchmark(
+			  "direct_copy/none",
+			  BM_direct_copy<direct_copy::kNone>)
+			  ->Setup(setup_direct_copy),
+		  2, true);
 	for (int t : kThreadCounts) {
 		configure(benchmark::RegisterBenchmark("pthread_barrier",
 						       BM_pthread_barrier)

@@ -18,13 +18,20 @@
 # tools/insn_breakdown.py).  The report's table "coupled domains: 2-level
 # round vs flat group" compares coupled_domain_round (coupled/domain.h, root
 # + 2 leaves) with coupled_round on the same threads (full run only).
+# The Google Benchmark suite (and its settled twin) runs RUNS times: run 1
+# into the results directory, run i into its subdirectory run<i>; each run
+# carries its own floor (the ping-pong case: the one-way hand-off of a cache
+# line between the two CPUs the threads are pinned to, which moves from run
+# to run on a virtual machine) and its own machine.txt.  The report's tables
+# are run 1's; the goals are judged on the median over the runs.
 # Last, it prints the fast-path goals (tools/goals.py), each "met" or
-# "missed" with its figures from this run.  The exit status does not depend
+# "missed" with its figures from these runs.  The exit status does not depend
 # on whether a goal is met; it is non-zero if a goal's figure could not be
 # measured (or anything else failed).
 #
 # Environment (all optional):
-#   QUICK=1           only what the goals need (their Google Benchmark cases,
+#   QUICK=1           only what the goals need (their Google Benchmark cases
+#                     with the ping-pong floor and the direct_copy cases,
 #                     the RMW counts, callgrind of the coupled round and its
 #                     breakdown; no settled Google Benchmark or RMW runs), with
 #                     REPS=3 MIN_TIME=0.05 unless set, into
@@ -32,6 +39,7 @@
 #   BENCH_BUILD=DIR   use the bench binaries already built in DIR (no
 #                     configure, no build)
 #   OUT=DIR           where the results go
+#   RUNS=2            runs of the Google Benchmark suite (QUICK: 1)
 #   REPS=9            repetitions of each Google Benchmark case
 #   MIN_TIME=0.1      --benchmark_min_time per repetition, seconds
 #   OVERSUB_ITERS=5   fixed iterations of oversubscribed spinning cases
@@ -51,11 +59,14 @@ if [[ $QUICK == 1 ]]; then
 	out=${OUT:-$root/build/bench-results-quick}
 	REPS=${REPS:-3}
 	MIN_TIME=${MIN_TIME:-0.05}
-	# The goals' cases only (tools/goals.py).
-	FILTER='^((coupled_round/spin|ck_centralized)/real_time/threads:2|(coupled_round/futex|std_barrier)/real_time/threads:(4|8|16)|coupled_capacity/.*)$'
+	RUNS=${RUNS:-1}
+	# The goals' cases only (tools/goals.py), the floor they are measured
+	# against, and the request-slot copies that sit on the same floor.
+	FILTER='^((coupled_round/spin|ck_centralized|pingpong|direct_copy/[a-z_]+)/real_time/threads:2|(coupled_round/futex|std_barrier)/real_time/threads:(4|8|16)|coupled_capacity/.*)$'
 	INSN_IMPLS="coupled"
 else
 	out=${OUT:-$root/build/bench-results}
+	RUNS=${RUNS:-2}
 	REPS=${REPS:-9}
 	MIN_TIME=${MIN_TIME:-0.1}
 	FILTER=.
@@ -94,8 +105,11 @@ cpu_busy() {
 	}'
 }
 
-# The machine and its load, before anything runs.
-{
+# machine_info: the machine, its load before anything runs, and how the
+# guest sees its CPUs (core, package, SMT siblings, the CPUs its L2 is
+# shared with, where sysfs reports them; cpuN_* lines).
+machine_info() {
+	local c n
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "nproc=$(nproc)"
 	echo "model=$(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)"
@@ -104,31 +118,56 @@ cpu_busy() {
 	echo "busy_before=$(cpu_busy)"
 	echo "compiler=$(c++ --version | head -n1)"
 	echo "note=${NOTE:-}"
-} >"$out/machine.txt"
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		n=${c##*/cpu}
+		[[ -r $c/topology/core_id ]] || continue
+		echo "cpu${n}_core=$(cat "$c/topology/core_id")"
+		echo "cpu${n}_package=$(cat "$c/topology/physical_package_id" 2>/dev/null)"
+		echo "cpu${n}_siblings=$(cat "$c/topology/thread_siblings_list" 2>/dev/null)"
+		for i in "$c"/cache/index*; do
+			[[ -r $i/level && $(cat "$i/level") == 2 ]] || continue
+			echo "cpu${n}_l2=$(cat "$i/shared_cpu_list")"
+		done
+	done
+}
 
-echo "== Google Benchmark suite (build/bench-results/gbench.json)"
-COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench" \
-	--benchmark_repetitions="$REPS" \
-	--benchmark_min_time="$MIN_TIME" \
-	--benchmark_enable_random_interleaving=true \
-	--benchmark_filter="$FILTER" \
-	--benchmark_out="$out/gbench.json" --benchmark_out_format=json |
-	tee "$out/console.txt"
-
-# The settled twins; a build that lacks one (an older bench build given as
+# gbench_suite DIR: one run of the Google Benchmark suite and of its settled
+# twin into DIR; a build that lacks the twin (an older bench build given as
 # BENCH_BUILD) leaves its part out of the report.
-rm -f "$out/gbench_settled.json" "$out/rmw_settled.json" \
-	"$out/insn_settled.jsonl" "$out/insn_breakdown.json" \
-	"$out/insn_breakdown_settled.json"
-if [[ $QUICK != 1 && -x $build/coupled_bench_settled ]]; then
-	echo "== Google Benchmark, coupled cases on the settled protocol (gbench_settled.json)"
-	COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench_settled" \
+gbench_suite() {
+	local dir=$1
+	mkdir -p "$dir"
+	machine_info >"$dir/machine.txt"
+	echo "== Google Benchmark suite ($dir/gbench.json)"
+	COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench" \
 		--benchmark_repetitions="$REPS" \
 		--benchmark_min_time="$MIN_TIME" \
 		--benchmark_enable_random_interleaving=true \
-		--benchmark_out="$out/gbench_settled.json" \
-		--benchmark_out_format=json | tee "$out/console_settled.txt"
-fi
+		--benchmark_filter="$FILTER" \
+		--benchmark_out="$dir/gbench.json" --benchmark_out_format=json |
+		tee "$dir/console.txt"
+	rm -f "$dir/gbench_settled.json"
+	if [[ $QUICK != 1 && -x $build/coupled_bench_settled ]]; then
+		echo "== Google Benchmark, coupled cases on the settled protocol ($dir/gbench_settled.json)"
+		COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench_settled" \
+			--benchmark_repetitions="$REPS" \
+			--benchmark_min_time="$MIN_TIME" \
+			--benchmark_enable_random_interleaving=true \
+			--benchmark_out="$dir/gbench_settled.json" \
+			--benchmark_out_format=json | tee "$dir/console_settled.txt"
+	fi
+}
+
+rm -rf "$out"/run[0-9]*
+rm -f "$out/rmw_settled.json" "$out/insn_settled.jsonl" \
+	"$out/insn_breakdown.json" "$out/insn_breakdown_settled.json"
+gbench_suite "$out"
+dirs=("$out")
+for ((run = 2; run <= RUNS; run++)); do
+	echo "== run $run of $RUNS"
+	gbench_suite "$out/run$run"
+	dirs+=("$out/run$run")
+done
 
 echo "== RMW counts"
 "$build/bench_rmw_count" --rounds "$RMW_ROUNDS" \
@@ -175,7 +214,7 @@ fi
 
 goals() {
 	echo "== fast-path goals (build/bench-results*/goals.txt)"
-	"$PYTHON" "$root/bench/tools/goals.py" --results "$out"
+	"$PYTHON" "$root/bench/tools/goals.py" --results "${dirs[@]}"
 }
 if [[ $QUICK == 1 ]]; then
 	goals
@@ -203,7 +242,7 @@ fi
 } >>"$out/machine.txt"
 
 echo "== report"
-"$PYTHON" "$root/bench/tools/report.py" --results "$out" \
+"$PYTHON" "$root/bench/tools/report.py" --results "${dirs[@]}" \
 	--md "$root/docs/benchmarks.md" --png "$root/docs/benchmarks.png"
 echo "wrote docs/benchmarks.md and docs/benchmarks.png"
 goals

@@ -3,9 +3,12 @@
 """report.py - turn the results of bench/run_bench.sh into docs/benchmarks.md
 and the latency plot.
 
-Usage: report.py --results DIR --md FILE --png FILE
+Usage: report.py --results DIR [DIR ...] --md FILE --png FILE
 
-DIR holds machine.txt, gbench.json (Google Benchmark), rmw.json,
+Each DIR is one run of the Google Benchmark suite (run_bench.sh RUNS=N: the
+results directory and its run2 ... runN); the tables are the first run's,
+the floor (the ping-pong's hand-off), the 2-thread figures in hand-offs and
+the goals are shown for every run.  The first DIR holds machine.txt, gbench.json (Google Benchmark), rmw.json,
 insn.jsonl, many.json and harness.json, as written by run_bench.sh, and the
 settled protocol's gbench_settled.json, rmw_settled.json and
 insn_settled.jsonl where present (the coupled cases, RMW and instruction
@@ -14,13 +17,14 @@ before, shown next to the default one).  The fast-path goals' section comes
 from goals.py (same directory).
 """
 import argparse
-import json
 import os
-import re
-import statistics
 import sys
 
 sys.dont_write_bytecode = True  # goals.py is imported: no __pycache__
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import goals as fast_goals  # noqa: E402
+from results import (Run, fmt_ns, load_json, load_jsonl,  # noqa: E402
+                     median_of, medians)
 
 THREADS = [1, 2, 4, 8, 16]
 
@@ -62,82 +66,14 @@ STYLES = [("C0", "-", "o"), ("C1", "-", "s"), ("C2", "-", "^"),
           ("C8", ":", "^"), ("C9", ":", "v"), ("k", ":", "D")]
 
 
-def read_kv(path):
-    kv = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                if "=" in line:
-                    k, v = line.rstrip("\n").split("=", 1)
-                    kv[k] = v
-    return kv
-
-
-def load_json(path):
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        try:
-            return json.load(f)
-        except ValueError:
-            return None
-
-
-def load_jsonl(path):
-    rows = []
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line.startswith("{"):
-                    rows.append(json.loads(line))
-    return rows
-
-
-def family_and_threads(name):
-    """'coupled_round/spin/iterations:5/real_time/threads:2' ->
-    ('coupled_round/spin', 2, fixed_iterations?)."""
-    m = re.search(r"/threads:(\d+)$", name)
-    threads = int(m.group(1)) if m else 1
-    fixed = "/iterations:" in name
-    base = re.sub(r"/(iterations:\d+|repeats:\d+|real_time|threads:\d+)",
-                  "", name)
-    return base, threads, fixed
-
-
-def medians(doc, counter="ns_per_round"):
-    """{(family, threads): (median of the counter, samples, fixed)}; by
-    default the counter is ns_per_round."""
-    samples = {}
-    fixed = {}
-    for b in (doc or {}).get("benchmarks", []):
-        if b.get("run_type") != "iteration" or counter not in b:
-            continue
-        fam, t, fx = family_and_threads(b["run_name"] if "run_name" in b
-                                        else b["name"])
-        samples.setdefault((fam, t), []).append(float(b[counter]))
-        fixed[(fam, t)] = fx
-    return {k: (statistics.median(v), len(v), fixed[k])
-            for k, v in samples.items()}
-
-
-def fmt_ns(v):
-    if v is None:
-        return "n/a"
-    if v >= 1e6:
-        return "%.1f ms" % (v / 1e6)
-    if v >= 1e4:
-        return "%.1f us" % (v / 1e3)
-    if v >= 1e3:
-        return "%.2f us" % (v / 1e3)
-    return "%.0f ns" % v
-
-
 def cell(med, key):
+    """The median, then the spread of the repetitions (max/min) in
+    parentheses; '*' for a fixed-iteration case (one repetition)."""
     if key not in med:
         return "n/a"
-    v, n, fx = med[key]
-    return fmt_ns(v) + (" *" if fx else "")
+    v, n, fx, spread = med[key]
+    return fmt_ns(v) + (" *" if fx else "") + (
+        " (%.2f)" % spread if spread is not None else "")
 
 
 def ratio(a, b):
@@ -218,17 +154,268 @@ def domain_table(w, gb, gbs, med):
     w("")
 
 
+def fmt_h(v):
+    return "n/a" if v is None else "%.2f" % v
+
+
+def floor_section(w, runs):
+    """Each run's floor: the ping-pong's one-way hand-off and the CPUs."""
+    w("## The floor: how far apart the CPUs were, run by run")
+    w("")
+    w("`pingpong` (2 threads, pinned like every case): thread 0 moves the "
+      "value of one cache line from even to odd, thread 1 from odd to even, "
+      "each after seeing the other's store; one iteration is a round trip, "
+      "and `handoff_ns` is half of it: the one-way hand-off of a line "
+      "between the two CPUs, the floor of every cross-CPU round.  On a "
+      "virtual machine it moves with where the hypervisor places the "
+      "virtual CPUs (this project's 2-CPU VM has measured 40 ns and "
+      "232 ns within an hour), so every run measures its own, and the "
+      "2-thread figures below are also given in hand-offs of their own run "
+      "(ns per round / hand-off).  *CPUs*: where the two threads ran "
+      "(`sched_getcpu()`); *as the guest sees them*: "
+      "`/sys/devices/system/cpu/cpuN/topology` and the L2's "
+      "`shared_cpu_list` where the guest has it (a guest's view says "
+      "nothing of the host's placement: the hand-off does).")
+    w("")
+    w("| run | date (UTC) | load before | one-way hand-off (spread) | CPUs | "
+      "as the guest sees them |")
+    w("|---|---|---|---:|---|---|")
+    for i, r in enumerate(runs, 1):
+        w("| %d | %s | %s | %s%s | %s | %s |" % (
+            i, r.machine.get("date", "?"),
+            r.machine.get("loadavg_before", "?"),
+            fmt_ns(r.handoff),
+            " (%.2f)" % r.handoff_spread if r.handoff_spread else "",
+            " and ".join("?" if c is None else str(c) for c in r.cpus),
+            r.topology() or "n/a"))
+    w("")
+
+
+def handoff_table(w, runs):
+    """Every 2-thread case in ns and in hand-offs, run by run."""
+    w("## Two threads, in hand-offs")
+    w("")
+    w("Every case at 2 threads, each run: median ns per round, the spread "
+      "of its repetitions (max/min) in parentheses, and the round in "
+      "one-way hand-offs of that run's floor (ns / `handoff_ns`).  "
+      "Hand-offs compare across runs where the nanoseconds do not.")
+    w("")
+    w("| implementation | " + " | ".join(
+        "run %d: ns | run %d: hand-offs" % (i, i)
+        for i in range(1, len(runs) + 1)) + " |")
+    w("|---|" + "---:|---:|" * len(runs))
+    for label, fam in IMPLS + [("coupled, spin-then-futex, 4 members in "
+                                "capacity 4", "coupled_capacity/4/futex")]:
+        if not any((fam, 2) in r.med for r in runs):
+            continue
+        w("| %s | " % label + " | ".join(
+            "%s | %s" % (cell(r.med, (fam, 2)), fmt_h(r.handoffs(fam, 2)))
+            for r in runs) + " |")
+    w("")
+
+
+CSW_FAMILIES = [
+    ("coupled, spin", "coupled_round/spin"),
+    ("coupled, spin-then-futex", "coupled_round/futex"),
+    ("coupled, condvar", "coupled_round/condvar"),
+    ("C++20 std::barrier", "std_barrier"),
+    ("pthread_barrier_wait", "pthread_barrier"),
+    ("seed baseline, yield", "seed_baseline/yield"),
+]
+
+
+def csw_table(w, runs):
+    """Voluntary and involuntary context switches per round."""
+    w("## Context switches per round")
+    w("")
+    w("Counters `vcsw_per_round` / `ivcsw_per_round`: every thread's "
+      "`getrusage(RUSAGE_THREAD)` voluntary and involuntary context "
+      "switches from the start of its loop to the end, summed over the "
+      "threads and divided by the rounds (medians of the repetitions; "
+      "Google Benchmark's own start and stop of the threads are included, "
+      "a few switches per repetition).  Linux counts a switch as "
+      "voluntary when the thread blocked (a futex sleep, a condition "
+      "variable wait) and as involuntary when it was switched out while "
+      "still runnable: preempted at the end of its time slice, or handing "
+      "the CPU to another thread with `sched_yield()`.  So on an "
+      "oversubscribed machine the yields of a spin-then-yield phase show "
+      "up as involuntary switches, and the sleeps as voluntary ones.  "
+      "Each cell: voluntary / involuntary, all threads, per round.")
+    w("")
+    for i, r in enumerate(runs, 1):
+        if len(runs) > 1:
+            w("Run %d:" % i)
+            w("")
+        w("| implementation | " + " | ".join(
+            "%d thr" % t for t in THREADS if t > 1) + " |")
+        w("|---|" + "---:|" * (len(THREADS) - 1))
+        for label, fam in CSW_FAMILIES:
+            cells = []
+            for t in THREADS:
+                if t == 1:
+                    continue
+                v = r.counter(fam, t, "vcsw_per_round")
+                iv = r.counter(fam, t, "ivcsw_per_round")
+                cells.append("n/a" if v is None or iv is None
+                             else "%.2f / %.2f" % (v, iv))
+            w("| %s | " % label + " | ".join(cells) + " |")
+        w("")
+
+
+# Requests that fit in the arrival word's line (bench/model/direct_copy.h's
+# kLineRequests).
+LINE_REQUESTS = 8
+
+COPY_CASES = [
+    ("ping-pong: one round trip (2 hand-offs)", "pingpong"),
+    ("copy, requests in the members' slots (as the library)",
+     "direct_copy/slots"),
+    ("copy, requests in the arrival word's line", "direct_copy/word_line"),
+    ("copy, constant request, no reduction", "direct_copy/none"),
+    ("coupled_round/spin (the library)", "coupled_round/spin"),
+    ("ck centralized", "ck_centralized"),
+]
+
+
+def request_slot_section(w, runs):
+    """The request-slot question, measured with the bench-only copy."""
+    w("## The request slots: a second cache line in the critical path?")
+    w("")
+    w("The direct round's completer reads every other member's request "
+      "(and roster entry) from that member's slot, a line the member wrote "
+      "just before its arrival: when the hand-off is expensive, is that a "
+      "hand-off that ck's centralized barrier does not pay?  "
+      "`bench/model/direct_copy.h` is a bench-only copy of the committed "
+      "round (the entry guard, the arrival, the completer's reduction and "
+      "publication, the spin wait; the library's memory orders, its fields "
+      "on the same kinds of cache lines), built three ways: requests in the "
+      "members' slots (as the library: `direct_copy/slots`, which should "
+      "match `coupled_round/spin` and so checks the copy), requests of a "
+      "small group in the arrival word's cache line (`direct_copy/"
+      "word_line`: a member stores its request into the line its arrival "
+      "fetches anyway, and no member reads another's slot), and a constant "
+      "request with no reduction (`direct_copy/none`, the lower bound).  "
+      "All at 2 threads, in the same run as the ping-pong floor; the "
+      "library (`include/coupled/`) is not changed by it.")
+    w("")
+    w("| case | " + " | ".join(
+        "run %d: ns | run %d: hand-offs" % (i, i)
+        for i in range(1, len(runs) + 1)) + " |")
+    w("|---|" + "---:|---:|" * len(runs))
+    for label, fam in COPY_CASES:
+        w("| %s | " % label + " | ".join(
+            "%s | %s" % (cell(r.med, (fam, 2)), fmt_h(r.handoffs(fam, 2)))
+            for r in runs) + " |")
+    cells = []
+    for r in runs:
+        a, b = r.ns("direct_copy/slots", 2), r.ns("direct_copy/word_line", 2)
+        ha = r.handoffs("direct_copy/slots", 2)
+        hb = r.handoffs("direct_copy/word_line", 2)
+        cells.append("%s | %s" % (
+            "%+.0f ns" % (a - b) if a is not None and b is not None
+            else "n/a",
+            "%+.2f" % (ha - hb) if ha is not None and hb is not None
+            else "n/a"))
+    w("| **slots - word line** | " + " | ".join(cells) + " |")
+    w("")
+
+
+def model_section(w, runs):
+    """Hand-offs per round at N members, against the measured floor."""
+    h = median_of(r.handoff for r in runs)
+    w("## Model: hand-offs per round at N members")
+    w("")
+    w("No machine with more than %s CPUs was at hand, so the rounds of "
+      "larger groups, each member on a CPU of its own, are modelled from "
+      "the floor measured above (median one-way hand-off over the runs: "
+      "%s).  Cache-line transfers on a round's critical path, steady "
+      "state, spin strategy:" % (runs[0].machine.get("nproc", "?"),
+                                 fmt_ns(h)))
+    w("")
+    w("- *arrivals*: the single arrival word takes the N arrivals one at a "
+      "time, each a transfer of the line, except the previous completer's, "
+      "which still holds it: N - 1;")
+    w("- *publication*: the completer's store of the next generation "
+      "reaches the N - 1 spinners, who re-read the line in parallel: 1;")
+    w("- *request slots* (the library today): the completer reads the "
+      "N - 1 other members' slot lines (roster entry and request), each "
+      "written by its owner just before its arrival: N - 1 transfers if "
+      "they are serial, 1 if the processor overlaps the independent loads; "
+      "and each of those members must take its slot line back before its "
+      "next arrival (the entry guard's seq_cst store): 1, in parallel;")
+    w("- *wake-ups* (futex and condvar only): the completer wakes the "
+      "N - 1 others one `FUTEX_WAKE` (or signal) each, serially, and each "
+      "sleeper then needs the scheduler: system calls, not hand-offs; "
+      "counted, not priced.")
+    w("")
+    w("The word-line layout (the requests of a small group in the arrival "
+      "word's line, up to %d beside the word's fields: more need more "
+      "lines) drops the request-slot terms; ck's centralized "
+      "barrier is N fetch-and-adds and a sense flip: the same "
+      "(N - 1) + 1 as the word-line layout.  *ns*: transfers x the "
+      "measured hand-off, an upper bound where transfers overlap; the "
+      "2-thread figures measured in the first run are below."
+      % LINE_REQUESTS)
+    w("")
+    w("| N | arrivals | publication | request slots (serial / overlapped) "
+      "| today: transfers | today: ns | word line: transfers | "
+      "word line: ns | ck centralized: transfers | wake-ups (futex) |")
+    w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n in (2, 4, 8, 16, 64):
+        slots_serial = (n - 1) + 1
+        slots_overlap = 1 + 1
+        today_hi = (n - 1) + 1 + slots_serial
+        today_lo = (n - 1) + 1 + slots_overlap
+        line = (n - 1) + 1
+
+        def ns(x):
+            return fmt_ns(x * h) if h else "n/a"
+        small = n <= LINE_REQUESTS
+        w("| %d | %d | 1 | %d / %d | %s | %s | %s | %s | %d | %d |" % (
+            n, n - 1, slots_serial, slots_overlap,
+            "%d" % today_hi if today_hi == today_lo
+            else "%d to %d" % (today_lo, today_hi),
+            ns(today_lo) if today_hi == today_lo
+            else "%s to %s" % (ns(today_lo), ns(today_hi)),
+            "%d" % line if small else "n/a", ns(line) if small else "n/a",
+            line, n - 1))
+    r = runs[0]
+    w("")
+    w("Measured at N = 2, first run (hand-off %s): `coupled_round/spin` "
+      "%s (%s hand-offs), `direct_copy/slots` %s (%s), "
+      "`direct_copy/word_line` %s (%s), `ck_centralized` %s (%s).  Where "
+      "the measured hand-offs fall below the model's transfers, the "
+      "transfers overlapped (a spinner's read and the next arrival's RMW "
+      "of the same line, a store buffer draining while the other CPU "
+      "reads); where they exceed it, instructions and the spin loop's "
+      "`pause` add to the transfers (a few tens of ns: this matters when "
+      "the hand-off is short)." % (
+          fmt_ns(r.handoff),
+          fmt_ns(r.ns("coupled_round/spin", 2)),
+          fmt_h(r.handoffs("coupled_round/spin", 2)),
+          fmt_ns(r.ns("direct_copy/slots", 2)),
+          fmt_h(r.handoffs("direct_copy/slots", 2)),
+          fmt_ns(r.ns("direct_copy/word_line", 2)),
+          fmt_h(r.handoffs("direct_copy/word_line", 2)),
+          fmt_ns(r.ns("ck_centralized", 2)),
+          fmt_h(r.handoffs("ck_centralized", 2))))
+    w("")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--results", required=True)
+    ap.add_argument("--results", required=True, nargs="+",
+                    help="one directory per run; the first holds the counts")
     ap.add_argument("--md", required=True)
     ap.add_argument("--png", required=True)
     a = ap.parse_args()
-    d = a.results
+    d = a.results[0]
+    runs = [Run(x) for x in a.results]
+    run1 = runs[0]
 
-    machine = read_kv(os.path.join(d, "machine.txt"))
-    gb = load_json(os.path.join(d, "gbench.json"))
-    gbs = load_json(os.path.join(d, "gbench_settled.json"))
+    machine = run1.machine
+    gb = run1.gb
+    gbs = run1.gbs
     rmw = load_json(os.path.join(d, "rmw.json")) or {"results": []}
     rmws = load_json(os.path.join(d, "rmw_settled.json")) or {"results": []}
     insn = {r["impl"]: r["insn_per_round"]
@@ -237,9 +424,8 @@ def main():
               for r in load_jsonl(os.path.join(d, "insn_settled.jsonl"))}
     many = load_json(os.path.join(d, "many.json"))
     harness = load_json(os.path.join(d, "harness.json"))
-    med = medians(gb)
-    # The settled twin's families have their own names: merge them in.
-    med.update(medians(gbs))
+    # The settled twin's families have their own names: Run merges them.
+    med = run1.med
     hmed = medians(harness)
     ncpu = int(machine.get("nproc", "2") or 2)
     ctx = (gb or {}).get("context", {})
@@ -336,8 +522,15 @@ def main():
       "independent of noise.  Latencies are medians over %d repetitions "
       "of each case, run with random interleaving of all cases (Google "
       "Benchmark's `--benchmark_enable_random_interleaving`); they are only "
-      "as good as the machine was quiet (see the load above)." % nreps)
+      "as good as the machine was quiet (see the load above).  The "
+      "Google Benchmark suite ran %d time%s (`RUNS`); the tables are the "
+      "first run's, the floor, the 2-thread figures in hand-offs and the "
+      "request-slot measurement are given for every run, and the goals "
+      "are judged on the median over the runs." % (
+          nreps, len(runs), "s" if len(runs) > 1 else ""))
     w("")
+
+    floor_section(w, runs)
 
     # --- latency table
     w("## Round latency")
@@ -348,7 +541,10 @@ def main():
       "thread count, because it sums iterations over threads; the console "
       "prints the counter with an `s` suffix because it is an inverted "
       "rate, but its value is in nanoseconds).  The machine has %d CPUs, "
-      "so 4, 8 and 16 threads are oversubscribed." % ncpu)
+      "so 4, 8 and 16 threads are oversubscribed.  In parentheses after "
+      "each median: the spread of the case's repetitions, max / min "
+      "(1.00: all alike; a fixed-iteration case `*` has one repetition "
+      "and no spread)." % ncpu)
     w("")
     w("| implementation | " + " | ".join("%d thr" % t for t in THREADS) + " |")
     w("|---|" + "---:|" * len(THREADS))
@@ -369,6 +565,7 @@ def main():
     w("")
     w("![round latency against threads](benchmarks.png)")
     w("")
+    handoff_table(w, runs)
 
     # --- coupled cases
     w("## Coupled cases")
@@ -410,6 +607,11 @@ def main():
 
     # --- coupled domains
     domain_table(w, gb, gbs, med)
+
+    # --- context switches, the request slots, the model
+    csw_table(w, runs)
+    request_slot_section(w, runs)
+    model_section(w, runs)
 
     # --- counts
     w("## Counts that do not depend on noise")
@@ -624,14 +826,14 @@ def main():
     w("")
 
     # --- the fast-path goals, judged by goals.py on the same results
-    import goals as fast_goals
+    insn_line, _ = fast_goals.insn_figure(d)
     L.extend(fast_goals.markdown(
-        fast_goals.evaluate(d), "bash bench/run_bench.sh",
+        fast_goals.evaluate(a.results), "bash bench/run_bench.sh",
         "Run on %s; load average before / after %s / %s%s." % (
             date, machine.get("loadavg_before", "?"),
             machine.get("loadavg_after", "?"),
             "; " + machine["note"] if machine.get("note") else ""),
-        fast_goals.breakdown(d)))
+        fast_goals.breakdown(d), insn_line, len(runs)))
     L.extend(fast_goals.criteria_md())
 
     # --- harness

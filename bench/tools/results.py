@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+"""results.py - loading the results of bench/run_bench.sh, shared by
+goals.py and report.py (neither imports the other's loading code: report.py
+imports goals.py, goals.py imports only this module).
+
+A results directory holds machine.txt, gbench.json and, where present,
+gbench_settled.json, rmw.json, insn.jsonl, ... (run_bench.sh's header lists
+them).  Several directories are several runs of the Google Benchmark suite
+(run_bench.sh RUNS=N writes runs 2..N under DIR/run2 ... DIR/runN); a figure
+judged over runs is the median of its per-run values.
+"""
+import json
+import os
+import re
+import statistics
+
+# The ping-pong case: two threads bounce one cache line; its handoff_ns
+# counter is the one-way hand-off of the line between the two CPUs.
+PINGPONG = "pingpong"
+
+
+def read_kv(path):
+    """machine.txt's key=value lines as a dict ({} if absent)."""
+    kv = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    kv[k] = v
+    return kv
+
+
+def load_json(path):
+    """The parsed file, or None if it is absent or not JSON."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        try:
+            return json.load(f)
+        except ValueError:
+            return None
+
+
+def load_jsonl(path):
+    """The JSON objects of a file's lines that start with '{'."""
+    rows = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("{"):
+                    rows.append(json.loads(line))
+    return rows
+
+
+def family_and_threads(name):
+    """'coupled_round/spin/iterations:5/real_time/threads:2' ->
+    ('coupled_round/spin', 2, fixed_iterations?)."""
+    m = re.search(r"/threads:(\d+)$", name)
+    threads = int(m.group(1)) if m else 1
+    fixed = "/iterations:" in name
+    base = re.sub(r"/(iterations:\d+|repeats:\d+|real_time|threads:\d+)",
+                  "", name)
+    return base, threads, fixed
+
+
+def samples(doc, counter="ns_per_round"):
+    """{(family, threads): ([the counter of each repetition], fixed)}."""
+    out = {}
+    for b in (doc or {}).get("benchmarks", []):
+        if b.get("run_type") != "iteration" or counter not in b:
+            continue
+        fam, t, fx = family_and_threads(b["run_name"] if "run_name" in b
+                                        else b["name"])
+        out.setdefault((fam, t), ([], fx))[0].append(float(b[counter]))
+    return out
+
+
+def medians(doc, counter="ns_per_round"):
+    """{(family, threads): (median of the counter, repetitions, fixed,
+    spread)}; by default the counter is ns_per_round.  spread is max/min of
+    the repetitions (None with one repetition or a minimum of 0)."""
+    out = {}
+    for k, (v, fx) in samples(doc, counter).items():
+        lo, hi = min(v), max(v)
+        spread = hi / lo if len(v) > 1 and lo > 0 else None
+        out[k] = (statistics.median(v), len(v), fx, spread)
+    return out
+
+
+def fmt_ns(v):
+    if v is None:
+        return "n/a"
+    if v >= 1e6:
+        return "%.1f ms" % (v / 1e6)
+    if v >= 1e4:
+        return "%.1f us" % (v / 1e3)
+    if v >= 1e3:
+        return "%.2f us" % (v / 1e3)
+    return "%.0f ns" % v
+
+
+def median_of(values):
+    """The median of the values that are not None, or None."""
+    v = [x for x in values if x is not None]
+    return statistics.median(v) if v else None
+
+
+class Run:
+    """One run of the Google Benchmark suite: its directory, machine.txt,
+    the medians of both binaries (the settled twin's families have their own
+    names), and the floor: the ping-pong's one-way hand-off and the CPUs its
+    two threads were on."""
+
+    def __init__(self, d):
+        self.dir = d
+        self.machine = read_kv(os.path.join(d, "machine.txt"))
+        self.gb = load_json(os.path.join(d, "gbench.json"))
+        self.gbs = load_json(os.path.join(d, "gbench_settled.json"))
+        self.med = medians(self.gb)
+        self.med.update(medians(self.gbs))
+        h = medians(self.gb, "handoff_ns").get((PINGPONG, 2))
+        self.handoff = h[0] if h else None
+        self.handoff_spread = h[3] if h else None
+        self.cpus = []
+        for i in (0, 1):
+            c = medians(self.gb, "cpu_t%d" % i).get((PINGPONG, 2))
+            self.cpus.append(int(c[0]) if c else None)
+
+    def ns(self, fam, t):
+        """The median ns per round of a case, or None."""
+        return self.med[(fam, t)][0] if (fam, t) in self.med else None
+
+    def spread(self, fam, t):
+        return self.med[(fam, t)][3] if (fam, t) in self.med else None
+
+    def handoffs(self, fam, t):
+        """A case's median round in one-way hand-offs of this run."""
+        v = self.ns(fam, t)
+        return v / self.handoff if v is not None and self.handoff else None
+
+    def counter(self, fam, t, counter):
+        """The median of another counter of a case, or None."""
+        m = medians(self.gb, counter).get((fam, t))
+        if m is None:
+            m = medians(self.gbs, counter).get((fam, t))
+        return m[0] if m else None
+
+    def topology(self):
+        """How the guest sees the ping-pong's two CPUs: 'same core',
+        'different cores, same package' ... from machine.txt's cpuN_*
+        lines, or None."""
+        a, b = self.cpus
+        if a is None or b is None:
+            return None
+        ta = self.machine.get("cpu%d_core" % a)
+        tb = self.machine.get("cpu%d_core" % b)
+        pa = self.machine.get("cpu%d_package" % a)
+        pb = self.machine.get("cpu%d_package" % b)
+        l2a = self.machine.get("cpu%d_l2" % a)
+        if ta is None or tb is None:
+            return None
+        if a == b:
+            where = "one CPU"
+        elif pa == pb and ta == tb:
+            where = "SMT siblings (same core)"
+        elif pa == pb:
+            where = "different cores, same package"
+        else:
+            where = "different packages"
+        if l2a:
+            where += ", L2 %s" % ("shared" if str(b) in expand(l2a)
+                                  else "not shared")
+        else:
+            where += ", caches not reported"
+        return where
+
+
+def expand(cpulist):
+    """'0-2,5' -> ['0', '1', '2', '5']."""
+    out = []
+    for part in cpulist.split(","):
+        part = part.strip()
+        if "-" in part:
+            lo, hi = part.split("-", 1)
+            out.extend(str(i) for i in range(int(lo), int(hi) + 1))
+        elif part:
+            out.append(part)
+    return out
