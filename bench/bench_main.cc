@@ -662,11 +662,11 @@ void register_all()
 			  BM_direct_copy<direct_copy::kWordLine>)
 			  ->Setup(setup_direct_copy),
 		  2, true);
-	configure(benchmark::RegisterBenchmark(
-			  "direct_copy/none",
-			  BM_direct_copy<direct_copy::kNone>)
-			  ->Setup(setup_direct_copy),
-		  2, true);
+	configure(
+		benchmark::RegisterBenchmark("direct_copy/none",
+					     BM_direct_copy<direct_copy::kNone>)
+			->Setup(setup_direct_copy),
+		2, true);
 	for (int t : kThreadCounts) {
 		configure(benchmark::RegisterBenchmark("pthread_barrier",
 						       BM_pthread_barrier)

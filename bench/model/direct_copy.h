@@ -120,8 +120,7 @@ inline void init(State *s, uint32_t n)
  * Return: the round's reduced parameter (the minimum of the requests).
  */
 template <Layout L>
-inline int32_t round(State *s, uint32_t self, int32_t request,
-		     uint32_t ctx_id)
+inline int32_t round(State *s, uint32_t self, int32_t request, uint32_t ctx_id)
 {
 	Group &g = s->g;
 	Slot &me = s->slots[self];
@@ -184,7 +183,8 @@ inline int32_t round(State *s, uint32_t self, int32_t request,
 				g.round_gen.load(std::memory_order_relaxed) + 1,
 				std::memory_order_relaxed);
 			// release: the members' acquire loads pair with it.
-			g.counts.store(gen + kGenOne, std::memory_order_release);
+			g.counts.store(gen + kGenOne,
+				       std::memory_order_release);
 			// The wake walk: the library reads every roster entry
 			// (the spin strategy's wake does nothing).
 			if (L == kSlots)

@@ -70,7 +70,7 @@ static int changer_leave(struct coupled_group *g, uint32_t id);
 #define A1 1
 #define B0 2
 #define B1 3
-#define ROOT 1 /* of the two-level tree */
+#define ROOT 1       /* of the two-level tree */
 #define CH MAX_CORES /* the changer's index in the per-thread arrays */
 #define THREADS (MAX_CORES + 1)
 #define POINTS 32
@@ -78,8 +78,8 @@ static int changer_leave(struct coupled_group *g, uint32_t id);
 #define TP_JOINED 30 /* it joined that level's group */
 #define TP_LEFT 31   /* it left that level's group */
 
-_Static_assert(COUPLED_HOOK_DOMAIN_DRAIN < TP_JOINED,
-	       "the test's points follow the library's");
+_Static_assert(COUPLED_HOOK_DOMAIN_DRAIN < TP_JOINED, "the test's points "
+						      "follow the library's");
 
 static struct domain_tree t;
 static int strategy = COUPLED_PTHREAD_FUTEX;
@@ -120,11 +120,10 @@ static void deadline_of(struct timespec *ts)
 
 static const char *who_name(int who)
 {
-	static const char *const names[THREADS] = { "core 0", "core 1",
-						    "core 2", "core 3",
-						    "core 4", "core 5",
-						    "core 6", "core 7",
-						    "the changer" };
+	static const char *const names[THREADS] = {
+		"core 0", "core 1", "core 2", "core 3",     "core 4",
+		"core 5", "core 6", "core 7", "the changer"
+	};
 
 	return who >= 0 && who < THREADS ? names[who] : "?";
 }
@@ -451,8 +450,7 @@ static bool work_check(void *arg, uint32_t self)
 static pthread_t th[THREADS];
 
 /* Build the tree (@leaf_max as tree_build()) and start its threads. */
-static void setup_tree(uint32_t clusters, const uint32_t *cl,
-		       uint32_t leaf_max)
+static void setup_tree(uint32_t clusters, const uint32_t *cl, uint32_t leaf_max)
 {
 	uint32_t c, k;
 
@@ -903,7 +901,8 @@ static void check_one_outcome(const int *call, bool complete)
 			(void)tree_path(&t, a, na, ia);
 			for (b = 0; b < t.cores; b++) {
 				const struct coupled_domain_round *rb;
-				struct coupled_domain *nb[COUPLED_DOMAIN_MAX_LEVELS];
+				struct coupled_domain
+					*nb[COUPLED_DOMAIN_MAX_LEVELS];
 				uint32_t ib[COUPLED_DOMAIN_MAX_LEVELS];
 
 				if (call[b] < 0 ||
@@ -917,15 +916,17 @@ static void check_one_outcome(const int *call, bool complete)
 					continue;
 				seen++;
 				if (b > a)
-						printf("   cores %u and %u: one level-%u "
+					printf("   cores %u and %u: one "
+					       "level-%u "
 					       "round (depths %u, %u)\n",
 					       a, b, k, ra->depth, rb->depth);
 				for (j = k + 1; j < t.levels; j++) {
 					CHECK_EQ(ra->level[j].committed,
 						 rb->level[j].committed);
 					if (ra->level[j].committed)
-						CHECK_EQ(ra->level[j].generation,
-							 rb->level[j].generation);
+						CHECK_EQ(
+							ra->level[j].generation,
+							rb->level[j].generation);
 				}
 			}
 			if (complete)
@@ -976,9 +977,11 @@ static void scenario_leave_before_root_try(void)
 	       ctl.done[CH] < ctl.permits[CH])
 		wait_cv(&limit, "the root's leave or the drain", CH);
 	CHECK(ctl.done[CH] == 0);
-	printf("   the changer %s\n", ctl.hits[CH][ROOT][TP_LEFT]
-					  ? "left the root"
-					  : "drains A's calls");
+	printf("   the changer %s\n", ctl.hits[CH][ROOT][TP_LEFT] ? "left the "
+								    "root"
+								  : "drains "
+								    "A's "
+								    "calls");
 	pthread_mutex_unlock(&m);
 	release(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);

@@ -236,7 +236,8 @@ static void test_gate_closed(void)
 	static const uint32_t cl[1] = { 1 };
 	int32_t req[3] = { 1, 1, 1 };
 
-	TEST_CASE("enter: a closed leaf gate gives ABORT_MEMBERSHIP, untouched");
+	TEST_CASE("enter: a closed leaf gate gives ABORT_MEMBERSHIP, "
+		  "untouched");
 	tree_build(&t, 1, cl, 1, 0);
 	actions = 0;
 #ifdef COUPLED_ADAPTER_PTHREAD

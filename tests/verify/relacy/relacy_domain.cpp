@@ -104,19 +104,19 @@ namespace
 {
 
 enum scenario {
-	SC_ABORTS,  /* random aborts at both levels */
-	SC_GIVE_UP, /* core 1 always gives the root up; the others wait */
-	SC_REFUSE,  /* core 1 refuses the root in its first call */
-	SC_ABANDON, /* core 1 gives the root up at once, then calls again */
+	SC_ABORTS,     /* random aborts at both levels */
+	SC_GIVE_UP,    /* core 1 always gives the root up; the others wait */
+	SC_REFUSE,     /* core 1 refuses the root in its first call */
+	SC_ABANDON,    /* core 1 gives the root up at once, then calls again */
 	SC_LEAVE_JOIN, /* a changer: leave, then join, of leaf 0's last core */
 	SC_JOIN_LEAVE, /* that core starts out: join, then leave; a core of
 			* leaf 1 is held before its root try meanwhile */
 	SC_COUNT
 };
 
-const char *const scenario_names[SC_COUNT] = { "aborts",      "give_up",
-					       "refuse",      "abandon",
-					       "leave_join",  "join_leave" };
+const char *const scenario_names[SC_COUNT] = { "aborts",     "give_up",
+					       "refuse",     "abandon",
+					       "leave_join", "join_leave" };
 const char *const scenario_what[SC_COUNT] = {
 	"each call's should_abort may fire at the leaf (once per core) and at "
 	"the root, at a drawn poll",
@@ -360,12 +360,14 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 	{
 		bool leave_first = sc == SC_LEAVE_JOIN;
 
-		RL_ASSERT((leave_first ? coupled_domain_leave(&leaf[0], X)
-				       : coupled_domain_join(&leaf[0], X)) == 0);
+		RL_ASSERT((leave_first
+				   ? coupled_domain_leave(&leaf[0], X)
+				   : coupled_domain_join(&leaf[0], X)) == 0);
 		/* relaxed: progress only (see phase). */
 		phase.store(1u, rl::mo_relaxed, $);
-		RL_ASSERT((leave_first ? coupled_domain_join(&leaf[0], X)
-				       : coupled_domain_leave(&leaf[0], X)) == 0);
+		RL_ASSERT((leave_first
+				   ? coupled_domain_join(&leaf[0], X)
+				   : coupled_domain_leave(&leaf[0], X)) == 0);
 		phase.store(2u, rl::mo_relaxed, $);
 	}
 
@@ -672,15 +674,15 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 				if (o->req[1] < min)
 					min = o->req[1];
 				RL_ASSERT(o->r.level[1].param == l1->param);
-				RL_ASSERT(o->r.level[1].members ==
-					  l1->members);
+				RL_ASSERT(o->r.level[1].members == l1->members);
 			}
 			RL_ASSERT(here <= 1);
 			RL_ASSERT(here == 1 || changes());
 			count += here;
 		}
 		RL_ASSERT(count == l1->members);
-		RL_ASSERT(l1->members == N || (changes() && l1->members == N - 1));
+		RL_ASSERT(l1->members == N ||
+			  (changes() && l1->members == N - 1));
 		RL_ASSERT(l1->param == min);
 	}
 };

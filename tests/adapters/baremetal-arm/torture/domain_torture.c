@@ -429,8 +429,8 @@ static int group_setup(struct domain_tree *t, uint32_t n, void *arg)
 	rc = coupled_group_set_generation(g, 0u - TORTURE_BEFORE_WRAP);
 	if (!rc && t->level[n] == 0u)
 		rc = torture_set_work_hook(coupled_group_adapter(g),
-					       work_pending,
-					       &cores[cpu_of[t->first[n]]]);
+					   work_pending,
+					   &cores[cpu_of[t->first[n]]]);
 	return rc;
 }
 
