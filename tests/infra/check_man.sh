@@ -5,7 +5,7 @@
 #
 #   check_man.sh KERNEL_DOC SOURCE_DIR WORK_DIR
 #
-# 1. docs/man/mkman.py --check generates the section 3 pages from the
+# 1. packaging/man/mkman.py --check generates the section 3 pages from the
 #    headers into WORK_DIR/man3: every public function has a page naming
 #    every parameter of its prototype.
 # 2. The check can fail: with a copy of coupled.h whose coupled_enter()
@@ -29,7 +29,7 @@ command -v man >/dev/null || skip "man not found (package man-db, group package)
 
 rm -rf "$work"
 mkdir -p "$work"
-mkman=(python3 "$src/docs/man/mkman.py" --kernel-doc "$kdoc" --version test)
+mkman=(python3 "$src/packaging/man/mkman.py" --kernel-doc "$kdoc" --version test)
 
 # 1. complete pages
 "${mkman[@]}" --source "$src" --out "$work/man3" --check
@@ -58,7 +58,7 @@ echo "$me: a removed @param is caught: $(grep 'coupled_enter:' <<<"$out" | head 
 
 # 3. every page renders
 sed -e "s/@PROJECT_VERSION@/test/" -e "s/@COUPLED_MAN_DATE@/2000-01-01/" \
-	"$src/docs/man/coupled.7" >"$work/coupled.7"
+	"$src/packaging/man/coupled.7" >"$work/coupled.7"
 n=0
 for page in "$work"/man3/*.3 "$work/coupled.7"; do
 	err=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page" 2>&1 >"$work/rendered") ||

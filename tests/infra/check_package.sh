@@ -74,10 +74,10 @@ dpkg-deb --fsys-tarfile "$deb" |
 
 # The copyright file's MIT text is LICENSE's, word for word.
 mit_license=$(sed -n '/^Permission is hereby granted/,/^SOFTWARE\.$/p' "$src/LICENSE")
-mit_copyright=$(sed -n '/^License: MIT$/,/^$/p' "$src/docs/packaging/debian/copyright" |
+mit_copyright=$(sed -n '/^License: MIT$/,/^$/p' "$src/packaging/debian/copyright" |
 	sed -e '1d' -e 's/^ //' -e 's/^\.$//' | sed -e '${/^$/d}')
 [[ -n $mit_license && $mit_license == "$mit_copyright" ]] ||
-	die "docs/packaging/debian/copyright's MIT text differs from LICENSE's"
+	die "packaging/debian/copyright's MIT text differs from LICENSE's"
 
 # lintian: no error; the rest is printed.
 out=$(lintian -I -E --pedantic "$deb" 2>&1) || true

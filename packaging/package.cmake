@@ -26,24 +26,23 @@ if(COUPLED_PACKAGE_DEBIAN)
 	set(deb_dir "${PROJECT_BINARY_DIR}/debian")
 	# SOURCE_DATE_EPOCH, when set, fixes the date (reproducible builds).
 	string(TIMESTAMP COUPLED_DEB_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
-	configure_file("${PROJECT_SOURCE_DIR}/docs/packaging/debian/changelog.in"
+	configure_file("${PROJECT_SOURCE_DIR}/packaging/debian/changelog.in"
 		"${deb_dir}/changelog.Debian" @ONLY)
-	set(gz "${COUPLED_PYTHON3}" "${PROJECT_SOURCE_DIR}/docs/packaging/gzip_n.py")
+	set(gz "${COUPLED_PYTHON3}" "${PROJECT_SOURCE_DIR}/packaging/gzip_n.py")
 	add_custom_command(OUTPUT "${deb_dir}/changelog.Debian.gz"
 		COMMAND ${gz} "${deb_dir}/changelog.Debian"
 			"${deb_dir}/changelog.Debian.gz"
 		DEPENDS "${deb_dir}/changelog.Debian" VERBATIM)
 	add_custom_target(deb_changelog ALL
 		DEPENDS "${deb_dir}/changelog.Debian.gz")
-	install(FILES "${PROJECT_SOURCE_DIR}/docs/packaging/debian/copyright"
+	install(FILES "${PROJECT_SOURCE_DIR}/packaging/debian/copyright"
 		"${deb_dir}/changelog.Debian.gz"
 		DESTINATION "${deb_doc}")
 	install(FILES "${PROJECT_SOURCE_DIR}/README.md"
 		DESTINATION "${deb_doc}")
 	install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/"
 		DESTINATION "${deb_doc}/docs"
-		FILES_MATCHING PATTERN "*.md" PATTERN "man" EXCLUDE
-		PATTERN "packaging" EXCLUDE)
+		FILES_MATCHING PATTERN "*.md")
 	install(FILES "${PROJECT_SOURCE_DIR}/adapters/linux/cpuidle/README.md"
 		DESTINATION "${deb_doc}/docs" RENAME cpuidle.md)
 endif()
