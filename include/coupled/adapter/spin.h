@@ -117,7 +117,8 @@ coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
  * @deadline: absolute coupled_adapter_now() time to return by; 0 for none
  *
  * Returns when woken since the prepare call, when @deadline has passed, or
- * spuriously (the core re-checks everything).  This adapter returns at once.
+ * spuriously (the core re-checks everything).  The spin adapter returns at
+ * once, after one coupled_adapter_relax().
  *
  * Context: phase 1 only; the participant is counted as waiting.
  */
@@ -160,6 +161,10 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
  *
  * The analog of need_resched(): true makes the participant abort with
  * COUPLED_ABORT_WORK wherever the protocol still allows an abort.
+ *
+ * Context: the participant's own execution context, while it waits.
+ * Return: true if @self has other work to do; always false in the spin
+ * adapter, which knows of none.
  */
 static inline bool
 coupled_adapter_work_pending(struct coupled_adapter_group *ag,
@@ -172,10 +177,23 @@ coupled_adapter_work_pending(struct coupled_adapter_group *ag,
 }
 
 /**
- * coupled_adapter_now() - the adapter's clock
- * @ag: the group's adapter state
+ * coupled_adapter_now() - the adapter's clock, the time base of deadlines
+ * @ag: the group's adapter state; a caller gets it from its group with
+ *      coupled_group_adapter()
  *
- * Return: a monotonic time in adapter units (0 here: no clock).
+ * The @deadline of struct coupled_abort_opts, given to coupled_enter_opts()
+ * or coupled_domain_enter_opts(), is an absolute time on this clock: read
+ * it, add the time the caller is willing to wait, in the adapter's units,
+ * and pass the sum.  With the pthread adapter (nanoseconds), a deadline 1 ms
+ * ahead is coupled_adapter_now(coupled_group_adapter(g)) + 1000000.  Each
+ * adapter's coupled_adapter_now() names its units.  An adapter without a
+ * clock defines COUPLED_ADAPTER_HAS_CLOCK to 0 and returns 0; a call with a
+ * deadline is then refused with COUPLED_EOPNOTSUPP.  The spin adapter is
+ * one.
+ *
+ * Context: any.
+ * Return: a monotonic time in the adapter's units; 0 without a clock (always
+ * 0 in the spin adapter).
  */
 static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
 {

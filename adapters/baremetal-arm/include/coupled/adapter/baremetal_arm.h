@@ -269,7 +269,16 @@ struct coupled_arm_ipi {
 	uint32_t sgi_id;
 };
 
-/* The firmware's work check: true when participant @self has work to do. */
+/**
+ * typedef coupled_arm_work_fn - the firmware's "work pending" check
+ * @arg: the argument given to coupled_arm_set_work_hook()
+ * @self: the participant asking
+ *
+ * Polled in phases 1 and 2: cheap, never blocking, and never executing WFE
+ * (that would eat a wake-up of the WFE strategy).
+ *
+ * Return: true if @self has work to do and must not enter the shared action.
+ */
 typedef bool (*coupled_arm_work_fn)(void *arg, uint32_t self);
 
 /**
@@ -598,8 +607,8 @@ coupled_adapter_work_pending(struct coupled_adapter_group *ag,
  * @ag: the group's adapter state (unused)
  *
  * Every execution on a core (its main flow, its interrupt handlers) is one
- * context: a handler that interrupts a participant inside coupled_enter()
- * must not wait for a membership change either.
+ * execution context, so that a handler that interrupts a participant inside
+ * coupled_enter() must not wait for a membership change either.
  *
  * Context: any.
  * Return: COUPLED_ARM_CPU_ID() + 1 (nonzero).

@@ -232,7 +232,15 @@ struct coupled_riscv_ipi {
 	uintptr_t clint_base;
 };
 
-/* The firmware's work check: true when participant @self has work to do. */
+/**
+ * typedef coupled_riscv_work_fn - the firmware's "work pending" check
+ * @arg: the argument given to coupled_riscv_set_work_hook()
+ * @self: the participant asking
+ *
+ * Polled in phases 1 and 2: cheap and never blocking.
+ *
+ * Return: true if @self has work to do and must not enter the shared action.
+ */
 typedef bool (*coupled_riscv_work_fn)(void *arg, uint32_t self);
 
 /**
@@ -567,8 +575,8 @@ coupled_adapter_work_pending(struct coupled_adapter_group *ag,
  * @ag: the group's adapter state (unused)
  *
  * Every execution on a hart (its main flow, its trap handlers) is one
- * context: a handler that interrupts a participant inside coupled_enter()
- * must not wait for a membership change either.
+ * execution context, so that a handler that interrupts a participant inside
+ * coupled_enter() must not wait for a membership change either.
  *
  * Context: M-mode (mhartid).
  * Return: COUPLED_RISCV_HART_ID() + 1 (nonzero).

@@ -80,7 +80,18 @@
 #define COUPLED__PTHREAD_TLS _Thread_local
 #endif
 
-/** enum coupled_pthread_strategy - how a waiting participant rests */
+/**
+ * enum coupled_pthread_strategy - how a waiting participant rests
+ * @COUPLED_PTHREAD_SPIN: busy-wait with the CPU's pause hint; for threads
+ *                        that each have a core of their own
+ * @COUPLED_PTHREAD_FUTEX: spin a little, then sleep in futex(2) (Linux;
+ *                         elsewhere the same as @COUPLED_PTHREAD_CONDVAR);
+ *                         the default where there is futex(2)
+ * @COUPLED_PTHREAD_CONDVAR: a mutex and a condition variable per
+ *                           participant; portable
+ *
+ * Chosen per group with coupled_pthread_set_strategy().
+ */
 enum coupled_pthread_strategy {
 	COUPLED_PTHREAD_SPIN = 0,
 	COUPLED_PTHREAD_FUTEX = 1,
