@@ -20,6 +20,9 @@
 # 3. "man -l" renders every page and coupled(7) without a warning, and the
 #    adapters' pages are among them (coupled_adapter_now(3),
 #    coupled_pthread_set_strategy(3)).
+# 4. coupled(7)'s examples (its .EX blocks, one program: four threads, then
+#    a call with a deadline) compile as strict C11 with the pthread adapter
+#    against the source tree, and the program runs its rounds.
 #
 # Exit 77 (skip, with the reason) without kernel-doc, python3 or man.
 set -euo pipefail
@@ -109,4 +112,20 @@ for page in "$work"/man3/*.3 "$work/coupled.7"; do
 	grep -q NAME "$work/rendered" || die "man -l $page rendered no NAME"
 	n=$((n + 1))
 done
-echo "$me: passed ($n pages render)"
+echo "$me: $n pages render"
+
+# 4. coupled(7)'s examples compile and run
+cc=${CC:-cc}
+command -v "$cc" >/dev/null || skip "no C compiler ($cc) for coupled(7)'s examples"
+sed -n '/^\.EX$/,/^\.EE$/{/^\.E[XE]$/d;p}' "$src/packaging/man/coupled.7" |
+	sed -e 's/\\-/-/g' -e 's/\\e/\\/g' >"$work/example.c"
+grep -q coupled_enter_opts "$work/example.c" ||
+	die "coupled(7)'s examples make no call with a deadline"
+"$cc" -std=c11 -Wall -Wextra -Werror -pedantic -D_DEFAULT_SOURCE -pthread \
+	-DCOUPLED_ADAPTER_PTHREAD -I"$src/include" \
+	-I"$src/adapters/pthread/include" "$work/example.c" -o "$work/example" ||
+	die "coupled(7)'s examples do not compile"
+rounds=$("$work/example" | grep -c '^round [0-9]*: param 1$') ||
+	die "coupled(7)'s example printed no round"
+((rounds == 10)) || die "coupled(7)'s example printed $rounds rounds, not 10"
+echo "$me: passed ($n pages render, coupled(7)'s examples compile and run)"
