@@ -6,7 +6,9 @@
 #   MODE          find_package: configure the source tree with the tests off,
 #                 install it into a prefix, then find_package(coupled) from
 #                 the consumer; add_subdirectory: the consumer pulls the
-#                 source tree in with add_subdirectory();
+#                 source tree in with add_subdirectory(); either way the
+#                 consumer links one program to each of coupled::pthread,
+#                 coupled::spin and coupled::coupled and runs all three;
 #                 install: only configure (tests off) and install into
 #                 WORK_DIR/prefix, checking that every adapter is there;
 #                 installed: compile the consumer's main.c with C_COMPILER
@@ -213,5 +215,5 @@ endif()
 step("build consumer" ${CMAKE_COMMAND} --build "${consumer_build}"
 	--config ${config})
 step("run consumer" ${CMAKE_CTEST_COMMAND} --test-dir "${consumer_build}"
-	-C ${config} --output-on-failure -V)
+	-C ${config} --output-on-failure --no-tests=error -V)
 message(STATUS "consumer ${MODE}: passed")
