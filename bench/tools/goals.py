@@ -274,7 +274,7 @@ def lines(goals, detail=None, insn=None):
 
 
 def markdown(goals, command, note, detail=None, insn=None, nruns=1):
-    L = ["## Fast-path goals (issue 16's targets): today's figures", ""]
+    L = ["## Fast-path goals: today's figures", ""]
     L.append("Judged by `bench/tools/goals.py` on %s of `%s`: every ratio "
              "and every difference in hand-offs compares cases measured in "
              "the same run, and a goal is judged on the median of its "

@@ -19,7 +19,7 @@
  * a wait returns by its deadline, with room for the scheduler of a loaded
  * 2-core machine (one CPU's worth of busy threads per CPU, plus whatever
  * else runs there: the median is what the bound looks at, the maximum is
- * only printed).  The measured figures are in docs/verification.md.
+ * only printed).  docs/verification.md lists this check with the others.
  */
 /* pthread_setaffinity_np() and the CPU_* macros are GNU extensions. */
 #ifndef _GNU_SOURCE
