@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# shellcheck shell=bash disable=SC2034  # the caller reads the variables
+# shellcheck shell=bash disable=SC2034,SC2054  # the caller reads the variables; commas inside -Wl,... are intended
 #
 # tests/adapters/baremetal-common/build_common.sh - sourced by the ARM and
 # RISC-V build_image.sh: what both do to build an image.
