@@ -6,7 +6,7 @@
 #
 # Usage: bash bench/run_bench.sh
 #
-# Configures and builds bench/ standalone in build/bench (Release), runs the
+# Configures the project with its benchmarks in build/bench (Release), runs the
 # Google Benchmark suite (repetitions, random interleaving), the RMW counts,
 # the callgrind instruction counts, the 1,000-thread run and the C harness,
 # writes everything under build/bench-results/, and regenerates the report.
@@ -54,7 +54,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 QUICK=${QUICK:-0}
-build=${BENCH_BUILD:-$root/build/bench}
+build=$root/build/bench
+bin=${BENCH_BUILD:-$build/bench}
 if [[ $QUICK == 1 ]]; then
 	out=${OUT:-$root/build/bench-results-quick}
 	REPS=${REPS:-3}
@@ -83,7 +84,16 @@ COMPARE=${COMPARE:-/usr/share/benchmark/compare.py}
 [[ -x $PYTHON ]] || PYTHON=$(command -v python3)
 
 if [[ -z ${BENCH_BUILD:-} ]]; then
-	cmake -S "$root/bench" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+	# The project with its benchmarks only (no tests, no examples).  A
+	# build directory configured from bench/ alone (as it once was) is
+	# configured afresh.
+	if grep -qs "^CMAKE_HOME_DIRECTORY:INTERNAL=$root/bench\$" \
+		"$build/CMakeCache.txt"; then
+		rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+	fi
+	cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+		-DCOUPLED_BUILD_BENCH=ON -DCOUPLED_BUILD_TESTS=OFF \
+		-DCOUPLED_BUILD_EXAMPLES=OFF >/dev/null
 	cmake --build "$build" -j "$(nproc)"
 fi
 mkdir -p "$out"
@@ -139,7 +149,7 @@ gbench_suite() {
 	mkdir -p "$dir"
 	machine_info >"$dir/machine.txt"
 	echo "== Google Benchmark suite ($dir/gbench.json)"
-	COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench" \
+	COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$bin/coupled_bench" \
 		--benchmark_repetitions="$REPS" \
 		--benchmark_min_time="$MIN_TIME" \
 		--benchmark_enable_random_interleaving=true \
@@ -147,9 +157,9 @@ gbench_suite() {
 		--benchmark_out="$dir/gbench.json" --benchmark_out_format=json |
 		tee "$dir/console.txt"
 	rm -f "$dir/gbench_settled.json"
-	if [[ $QUICK != 1 && -x $build/coupled_bench_settled ]]; then
+	if [[ $QUICK != 1 && -x $bin/coupled_bench_settled ]]; then
 		echo "== Google Benchmark, coupled cases on the settled protocol ($dir/gbench_settled.json)"
-		COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$build/coupled_bench_settled" \
+		COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$bin/coupled_bench_settled" \
 			--benchmark_repetitions="$REPS" \
 			--benchmark_min_time="$MIN_TIME" \
 			--benchmark_enable_random_interleaving=true \
@@ -170,11 +180,11 @@ for ((run = 2; run <= RUNS; run++)); do
 done
 
 echo "== RMW counts"
-"$build/bench_rmw_count" --rounds "$RMW_ROUNDS" \
+"$bin/bench_rmw_count" --rounds "$RMW_ROUNDS" \
 	--withdraw-rounds "$WITHDRAW_ROUNDS" | tee "$out/rmw.json"
-if [[ $QUICK != 1 && -x $build/bench_rmw_count_settled ]]; then
+if [[ $QUICK != 1 && -x $bin/bench_rmw_count_settled ]]; then
 	echo "== RMW counts, settled protocol"
-	"$build/bench_rmw_count_settled" --rounds "$RMW_ROUNDS" \
+	"$bin/bench_rmw_count_settled" --rounds "$RMW_ROUNDS" \
 		--withdraw-rounds "$WITHDRAW_ROUNDS" --coupled-only |
 		tee "$out/rmw_settled.json"
 fi
@@ -199,11 +209,11 @@ insn_counts() {
 echo "== instructions per uncontended round (callgrind)"
 if command -v valgrind >/dev/null 2>&1; then
 	# shellcheck disable=SC2086 # word lists
-	insn_counts "$build/bench_insn_count" "$out/insn.jsonl" \
+	insn_counts "$bin/bench_insn_count" "$out/insn.jsonl" \
 		"$out/insn_breakdown.json" $INSN_IMPLS
-	if [[ -x $build/bench_insn_count_settled ]]; then
+	if [[ -x $bin/bench_insn_count_settled ]]; then
 		echo "== the same, settled protocol"
-		insn_counts "$build/bench_insn_count_settled" \
+		insn_counts "$bin/bench_insn_count_settled" \
 			"$out/insn_settled.jsonl" \
 			"$out/insn_breakdown_settled.json" coupled
 	fi
@@ -222,11 +232,11 @@ if [[ $QUICK == 1 ]]; then
 fi
 
 echo "== $MANY_THREADS threads, futex strategy"
-"$build/bench_many_threads" --threads "$MANY_THREADS" --rounds "$MANY_ROUNDS" \
+"$bin/bench_many_threads" --threads "$MANY_THREADS" --rounds "$MANY_ROUNDS" \
 	--strategy futex | tee "$out/many.json" || true
 
 echo "== C harness (build/bench-results/harness.json)"
-"$build/bench_harness" --out "$out/harness.json" --min-time-ms 100 \
+"$bin/bench_harness" --out "$out/harness.json" --min-time-ms 100 \
 	--repetitions 3 --oversub-iters "$OVERSUB_ITERS"
 
 echo "== compare.py: harness against Google Benchmark"

@@ -34,28 +34,8 @@
  * the demo's own counts.  Exit status 0 if all holds, 1 if a check failed,
  * 2 for a bad command line.
  */
-#ifndef _DEFAULT_SOURCE
-#define _DEFAULT_SOURCE
-#endif
-#ifndef COUPLED_STATS
-#define COUPLED_STATS 1
-#endif
-
-#include "coupled/coupled.h"
-
-#ifndef COUPLED_ADAPTER_PTHREAD
-#error "coupled_demo needs the pthread adapter (-DCOUPLED_ADAPTER_PTHREAD)"
-#endif
-
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define DEMO_NAME "coupled_demo"
+#include "../common/demo_util.h"
 
 #define MAX_WORKERS 64
 #define SHALLOWEST 1              /* C1 */
@@ -66,6 +46,10 @@
 #define RESIDENCY_UNIT_NS 300000u /* residency: up to 300 us per depth */
 #define RESIDENCY_MIN_NS 20000u   /* ... plus 20 us */
 #define VOTE_FAIL_PER_MILLE 5     /* a core's power-down fails: 0.5% */
+
+/* The command line: --workers N is the cluster's size. */
+static const struct demo_cli cli = { "--workers", "cores in the cluster",
+				     MAX_WORKERS, 4, COUPLED_PTHREAD_FUTEX };
 
 /* One core.  Counters are atomics: the main thread reads some of them
  * while the core runs (progress), all of them after the join. */
@@ -97,9 +81,6 @@ static struct {
 	struct worker workers[MAX_WORKERS];
 	uint32_t nworkers;
 
-	atomic_bool stop;
-	atomic_bool failed;
-
 	/* Per core, for the cross-checks inside the action. */
 	atomic_int request[MAX_WORKERS];        /* current request */
 	atomic_uint_fast64_t seen[MAX_WORKERS]; /* generation << 32 | param */
@@ -116,59 +97,9 @@ static struct {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A uniform value in 0..n-1 (n > 0); the modulo bias is irrelevant here. */
-static uint64_t rand_below(uint64_t *state, uint64_t n)
-{
-	return splitmix64(state) % n;
-}
-
 static uint64_t now_ns(void)
 {
 	return coupled_adapter_now(coupled_group_adapter(&demo.group));
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)(ns / 1000000000u);
-	ts.tv_nsec = (long)(ns % 1000000000u);
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
-
-static void add(atomic_uint_fast64_t *counter, uint64_t v)
-{
-	atomic_fetch_add_explicit(counter, v, memory_order_relaxed);
-}
-
-static uint64_t get(atomic_uint_fast64_t *counter)
-{
-	return atomic_load_explicit(counter, memory_order_relaxed);
-}
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	flockfile(stderr); /* one line per failure, not interleaved */
-	fputs("coupled_demo: CHECK FAILED: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
-	va_end(ap);
-	atomic_store(&demo.failed, true);
-	atomic_store(&demo.stop, true);
 }
 
 static uint64_t pack(uint32_t generation, int32_t param)
@@ -285,7 +216,7 @@ static bool should_abort(void *arg, uint32_t self)
 {
 	(void)arg;
 	(void)self;
-	return atomic_load_explicit(&demo.stop, memory_order_relaxed);
+	return atomic_load_explicit(&demo_stop, memory_order_relaxed);
 }
 
 /* The "interrupt handler": acknowledge every interrupt raised so far. */
@@ -323,13 +254,13 @@ static void *worker_main(void *arg)
 	memset(&opts, 0, sizeof(opts));
 	opts.should_abort = should_abort;
 
-	while (!atomic_load_explicit(&demo.stop, memory_order_relaxed)) {
+	while (!atomic_load_explicit(&demo_stop, memory_order_relaxed)) {
 		int32_t request;
 		uint64_t idle_start, idle_end;
 		int ret;
 
 		busy_period(w);
-		if (atomic_load_explicit(&demo.stop, memory_order_relaxed))
+		if (atomic_load_explicit(&demo_stop, memory_order_relaxed))
 			break;
 
 		/* Go idle: how deep may this core go right now?  Mostly
@@ -367,17 +298,12 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-struct irq_source {
-	pthread_t thread;
-	uint64_t rng;
-};
-
 static void *irq_main(void *arg)
 {
 	struct irq_source *src = arg;
 	struct coupled_adapter_group *ag = coupled_group_adapter(&demo.group);
 
-	while (!atomic_load_explicit(&demo.stop, memory_order_relaxed)) {
+	while (!atomic_load_explicit(&demo_stop, memory_order_relaxed)) {
 		uint32_t id;
 
 		sleep_ns(rand_below(&src->rng, IRQ_GAP_MAX_NS + 1u));
@@ -394,84 +320,6 @@ static void *irq_main(void *arg)
 }
 
 /* ---- command line ----------------------------------------------------- */
-
-static void usage(FILE *out, const char *prog)
-{
-	fprintf(out,
-		"usage: %s [--workers N] [--seconds S] "
-		"[--strategy spin|futex|condvar] [--seed X]\n"
-		"  --workers N     cores in the cluster, 1..%d (default 4)\n"
-		"  --seconds S     how long to run, 0 < S <= 3600 (default 5)\n"
-		"  --strategy W    how idle cores wait (default futex)\n"
-		"  --seed X        random seed (default: from the clock)\n",
-		prog, MAX_WORKERS);
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	v = strtoull(s, &end, 0);
-	if (*end)
-		return false;
-	*out = v;
-	return true;
-}
-
-struct config {
-	uint32_t workers;
-	double seconds;
-	int strategy;
-	uint64_t seed;
-	bool seeded;
-};
-
-static bool parse_args(int argc, char **argv, struct config *cfg)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		const char *opt = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t u;
-
-		if (!val)
-			return false;
-		i++;
-		if (!strcmp(opt, "--workers")) {
-			if (!parse_u64(val, &u) || u < 1 || u > MAX_WORKERS)
-				return false;
-			cfg->workers = (uint32_t)u;
-		} else if (!strcmp(opt, "--seconds")) {
-			char *end;
-			double s = strtod(val, &end);
-
-			if (*end || !(s > 0.0 && s <= 3600.0))
-				return false;
-			cfg->seconds = s;
-		} else if (!strcmp(opt, "--strategy")) {
-			if (!strcmp(val, "spin"))
-				cfg->strategy = COUPLED_PTHREAD_SPIN;
-			else if (!strcmp(val, "futex"))
-				cfg->strategy = COUPLED_PTHREAD_FUTEX;
-			else if (!strcmp(val, "condvar"))
-				cfg->strategy = COUPLED_PTHREAD_CONDVAR;
-			else
-				return false;
-		} else if (!strcmp(opt, "--seed")) {
-			if (!parse_u64(val, &u))
-				return false;
-			cfg->seed = u;
-			cfg->seeded = true;
-		} else {
-			return false;
-		}
-	}
-	return true;
-}
 
 /* ---- main --------------------------------------------------------------- */
 
@@ -541,8 +389,8 @@ static int check_end(const struct coupled_stats *st)
 	return bad;
 }
 
-static void summary(const struct config *cfg, const struct coupled_stats *st,
-		    double elapsed)
+static void summary(const struct demo_config *cfg,
+		    const struct coupled_stats *st, double elapsed)
 {
 	uint64_t rounds = get(&demo.rounds);
 	uint64_t commits = 0, rdv = 0, coupled = 0, safe = 0;
@@ -562,7 +410,7 @@ static void summary(const struct config *cfg, const struct coupled_stats *st,
 	}
 
 	printf("\n=== summary: %u cores, %s, %.1f s, seed %llu ===\n",
-	       cfg->workers, coupled_pthread_strategy_name(cfg->strategy),
+	       cfg->count, coupled_pthread_strategy_name(cfg->strategy),
 	       elapsed, (unsigned long long)cfg->seed);
 	printf("coupled entries (committed rounds): %llu (%.0f/s)\n",
 	       (unsigned long long)rounds,
@@ -611,41 +459,27 @@ static void summary(const struct config *cfg, const struct coupled_stats *st,
 	}
 }
 
+/* progress() - the line printed once a second. */
+static void progress(double elapsed)
+{
+	printf("[%5.1f s] coupled entries %llu, aborts %llu\n", elapsed,
+	       (unsigned long long)get(&demo.rounds),
+	       (unsigned long long)get(&demo.aborts_total));
+}
+
 int main(int argc, char **argv)
 {
-	struct config cfg;
+	struct demo_config cfg;
 	struct irq_source irq;
 	struct coupled_stats st;
-	uint64_t start, end, next, seed;
+	uint64_t start, end, seed;
 	uint32_t i;
 	int ret;
 
-	cfg.workers = 4;
-	cfg.seconds = 5.0;
-	cfg.strategy = COUPLED_PTHREAD_FUTEX;
-	cfg.seed = 0;
-	cfg.seeded = false;
-	if (argc == 2 &&
-	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout, argv[0]);
-		return 0;
-	}
-	if (!parse_args(argc, argv, &cfg)) {
-		usage(stderr, argv[0]);
-		return 2;
-	}
-	if (!cfg.seeded) {
-		/* No --seed: take one from the clock (it is printed). */
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		cfg.seed = (uint64_t)ts.tv_sec * 1000000000u +
-			   (uint64_t)ts.tv_nsec;
-	}
-
-	demo.nworkers = cfg.workers;
-	atomic_init(&demo.stop, false);
-	atomic_init(&demo.failed, false);
+	demo_command_line(argc, argv, &cli, &cfg);
+	demo.nworkers = cfg.count;
+	atomic_init(&demo_stop, false);
+	atomic_init(&demo_failed, false);
 	atomic_init(&demo.rounds, 0);
 	atomic_init(&demo.vote_rounds, 0);
 	atomic_init(&demo.aborts_total, 0);
@@ -653,8 +487,8 @@ int main(int argc, char **argv)
 	for (i = 0; i <= DEEPEST; i++)
 		atomic_init(&demo.depth[i], 0);
 
-	ret = coupled_group_init(&demo.group, demo.slots, cfg.workers,
-				 cfg.workers, coupled_reduce_min);
+	ret = coupled_group_init(&demo.group, demo.slots, cfg.count, cfg.count,
+				 coupled_reduce_min);
 	if (ret) {
 		fprintf(stderr, "coupled_demo: coupled_group_init: %s\n",
 			coupled_strerror(ret));
@@ -664,7 +498,7 @@ int main(int argc, char **argv)
 				     cfg.strategy);
 
 	seed = cfg.seed;
-	for (i = 0; i < cfg.workers; i++) {
+	for (i = 0; i < cfg.count; i++) {
 		struct worker *w = &demo.workers[i];
 		uint32_t r;
 
@@ -691,60 +525,27 @@ int main(int argc, char **argv)
 	irq.rng = splitmix64(&seed);
 
 	printf("coupled_demo: %u cores, strategy %s, %.1f s, seed %llu\n",
-	       cfg.workers, coupled_pthread_strategy_name(cfg.strategy),
+	       cfg.count, coupled_pthread_strategy_name(cfg.strategy),
 	       cfg.seconds, (unsigned long long)cfg.seed);
 	fflush(stdout);
 
 	start = now_ns();
-	for (i = 0; i < cfg.workers; i++) {
-		if (pthread_create(&demo.workers[i].thread, NULL, worker_main,
-				   &demo.workers[i])) {
-			fprintf(stderr, "coupled_demo: pthread_create "
-					"failed\n");
+	for (i = 0; i < cfg.count; i++)
+		if (demo_spawn(&demo.workers[i].thread, worker_main,
+			       &demo.workers[i]))
 			return 1;
-		}
-	}
-	if (pthread_create(&irq.thread, NULL, irq_main, &irq)) {
-		fprintf(stderr, "coupled_demo: pthread_create failed\n");
+	if (demo_pace(now_ns, start, cfg.seconds, &irq, irq_main, progress))
 		return 1;
-	}
-
-	/* Progress once a second; the sleeps only pace the output. */
-	end = start + (uint64_t)(cfg.seconds * 1e9);
-	next = start + 1000000000u;
-	for (;;) {
-		uint64_t t = now_ns();
-
-		if (atomic_load(&demo.stop) || t >= end)
-			break;
-		if (t < next) {
-			sleep_ns((next < end ? next : end) - t);
-			continue;
-		}
-		printf("[%5.1f s] coupled entries %llu, aborts %llu\n",
-		       (double)(t - start) / 1e9,
-		       (unsigned long long)get(&demo.rounds),
-		       (unsigned long long)get(&demo.aborts_total));
-		fflush(stdout);
-		next += 1000000000u;
-	}
-	atomic_store(&demo.stop, true);
 
 	pthread_join(irq.thread, NULL);
-	for (i = 0; i < cfg.workers; i++)
+	for (i = 0; i < cfg.count; i++)
 		pthread_join(demo.workers[i].thread, NULL);
 	end = now_ns();
 
 	coupled_stats_read(&demo.group, &st);
 	summary(&cfg, &st, (double)(end - start) / 1e9);
-	if (check_end(&st))
-		atomic_store(&demo.failed, true);
-
-	if (atomic_load(&demo.failed)) {
-		printf("result: FAILED\n");
-		return 1;
-	}
-	printf("result: OK (every round checked: same generation and state on "
-	       "every core, state = deepest all allow, same vote)\n");
-	return 0;
+	return demo_result(check_end(&st), "every round checked: same "
+					   "generation and state on "
+					   "every core, state = deepest all "
+					   "allow, same vote");
 }

@@ -46,28 +46,9 @@
  * the library's statistics agree.  Exit status 0 if all holds, 1 if a check
  * failed, 2 for a bad command line.
  */
-#ifndef _DEFAULT_SOURCE
-#define _DEFAULT_SOURCE
-#endif
-#ifndef COUPLED_STATS
-#define COUPLED_STATS 1
-#endif
-
+#define DEMO_NAME "coupled_domains_demo"
+#include "../common/demo_util.h"
 #include "coupled/domain.h"
-
-#ifndef COUPLED_ADAPTER_PTHREAD
-#error "coupled_domains_demo needs the pthread adapter (-DCOUPLED_ADAPTER_PTHREAD)"
-#endif
-
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #define CLUSTERS 2
 #define MAX_PER_CLUSTER 16
@@ -82,6 +63,13 @@
 #define SYSTEM_RES_NS 150000u   /* system: 150 us per depth */
 #define REFUSE_PER_MILLE 100    /* a core refuses the system: 10% */
 #define OUTCOMES 11             /* outcome codes 0..10 (errno.h) */
+
+/* condvar: its slower wake-ups let both clusters commit together more often
+ * than futex (dozens of system rounds a second here, against a few). */
+static const struct demo_cli cli = { "--cores",
+				     "cores per cluster (2 clusters)",
+				     MAX_PER_CLUSTER, 2,
+				     COUPLED_PTHREAD_CONDVAR };
 
 /* One core.  Counters are atomics: the main thread reads some while the
  * core runs (progress), all of them after the join. */
@@ -116,9 +104,6 @@ static struct {
 	struct coupled_domain cluster[CLUSTERS];
 	struct core cores[MAX_CORES];
 
-	atomic_bool stop;
-	atomic_bool failed;
-
 	/* Per core (system id), for the checks inside the action. */
 	atomic_int request[LEVELS][MAX_CORES];
 	atomic_uint_fast64_t seen[LEVELS][MAX_CORES]; /* generation, state */
@@ -136,61 +121,9 @@ static struct {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A uniform value in 0..n-1 (n > 0); the modulo bias is irrelevant here. */
-static uint64_t rand_below(uint64_t *state, uint64_t n)
-{
-	return splitmix64(state) % n;
-}
-
 static uint64_t now_ns(void)
 {
 	return coupled_adapter_now(coupled_group_adapter(&demo.system_group));
-}
-
-/* Simulated time (work, residency, pacing of the output); never used to
- * wait for another thread. */
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)(ns / 1000000000u);
-	ts.tv_nsec = (long)(ns % 1000000000u);
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
-
-static void add(atomic_uint_fast64_t *counter, uint64_t v)
-{
-	atomic_fetch_add_explicit(counter, v, memory_order_relaxed);
-}
-
-static uint64_t get(atomic_uint_fast64_t *counter)
-{
-	return atomic_load_explicit(counter, memory_order_relaxed);
-}
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	flockfile(stderr); /* one line per failure, not interleaved */
-	fputs("coupled_domains_demo: CHECK FAILED: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
-	va_end(ap);
-	atomic_store(&demo.failed, true);
-	atomic_store(&demo.stop, true);
 }
 
 /* Count an outcome code (errno.h: 0..10); anything else is a failure. */
@@ -347,7 +280,7 @@ static bool should_abort(void *arg, uint32_t core)
 {
 	(void)arg;
 	(void)core;
-	return atomic_load_explicit(&demo.stop, memory_order_relaxed);
+	return atomic_load_explicit(&demo_stop, memory_order_relaxed);
 }
 
 /* The "interrupt handler": acknowledge every interrupt raised so far. */
@@ -387,7 +320,7 @@ static void *core_main(void *arg)
 	opts[0].should_abort = should_abort;
 	opts[1].should_abort = should_abort;
 
-	while (!atomic_load_explicit(&demo.stop, memory_order_relaxed)) {
+	while (!atomic_load_explicit(&demo_stop, memory_order_relaxed)) {
 		uint64_t idle_end;
 
 		sleep_ns(rand_below(&c->rng, BUSY_MAX_NS + 1u));
@@ -398,7 +331,7 @@ static void *core_main(void *arg)
 
 		/* Idle: ask again after every wake-up, until work comes or
 		 * the timer fires. */
-		while (!atomic_load_explicit(&demo.stop,
+		while (!atomic_load_explicit(&demo_stop,
 					     memory_order_relaxed)) {
 			int ret;
 			uint32_t k;
@@ -424,16 +357,11 @@ static void *core_main(void *arg)
 	return NULL;
 }
 
-struct irq_source {
-	pthread_t thread;
-	uint64_t rng;
-};
-
 static void *irq_main(void *arg)
 {
 	struct irq_source *src = arg;
 
-	while (!atomic_load_explicit(&demo.stop, memory_order_relaxed)) {
+	while (!atomic_load_explicit(&demo_stop, memory_order_relaxed)) {
 		uint32_t id, cl, idx;
 
 		sleep_ns(rand_below(&src->rng, IRQ_GAP_MAX_NS + 1u));
@@ -462,88 +390,9 @@ static void *irq_main(void *arg)
 
 /* ---- command line ----------------------------------------------------- */
 
-static void usage(FILE *out, const char *prog)
-{
-	fprintf(out,
-		"usage: %s [--cores N] [--seconds S] "
-		"[--strategy spin|futex|condvar] [--seed X]\n"
-		"  --cores N       cores per cluster (2 clusters), 1..%d "
-		"(default 2)\n"
-		"  --seconds S     how long to run, 0 < S <= 3600 (default 5)\n"
-		"  --strategy W    how idle cores wait (default condvar)\n"
-		"  --seed X        random seed (default: from the clock)\n",
-		prog, MAX_PER_CLUSTER);
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	v = strtoull(s, &end, 0);
-	if (*end)
-		return false;
-	*out = v;
-	return true;
-}
-
-struct config {
-	uint32_t per_cluster;
-	double seconds;
-	int strategy;
-	uint64_t seed;
-	bool seeded;
-};
-
-static bool parse_args(int argc, char **argv, struct config *cfg)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		const char *opt = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t u;
-
-		if (!val)
-			return false;
-		i++;
-		if (!strcmp(opt, "--cores")) {
-			if (!parse_u64(val, &u) || u < 1 || u > MAX_PER_CLUSTER)
-				return false;
-			cfg->per_cluster = (uint32_t)u;
-		} else if (!strcmp(opt, "--seconds")) {
-			char *end;
-			double s = strtod(val, &end);
-
-			if (*end || !(s > 0.0 && s <= 3600.0))
-				return false;
-			cfg->seconds = s;
-		} else if (!strcmp(opt, "--strategy")) {
-			if (!strcmp(val, "spin"))
-				cfg->strategy = COUPLED_PTHREAD_SPIN;
-			else if (!strcmp(val, "futex"))
-				cfg->strategy = COUPLED_PTHREAD_FUTEX;
-			else if (!strcmp(val, "condvar"))
-				cfg->strategy = COUPLED_PTHREAD_CONDVAR;
-			else
-				return false;
-		} else if (!strcmp(opt, "--seed")) {
-			if (!parse_u64(val, &u))
-				return false;
-			cfg->seed = u;
-			cfg->seeded = true;
-		} else {
-			return false;
-		}
-	}
-	return true;
-}
-
 /* ---- set-up, summary, end checks -------------------------------------- */
 
-static int setup(const struct config *cfg)
+static int setup(const struct demo_config *cfg)
 {
 	uint32_t c, i;
 	int ret;
@@ -578,8 +427,8 @@ static int setup(const struct config *cfg)
 		return 1;
 	}
 
-	atomic_init(&demo.stop, false);
-	atomic_init(&demo.failed, false);
+	atomic_init(&demo_stop, false);
+	atomic_init(&demo_failed, false);
 	atomic_init(&demo.system_rounds, 0);
 	atomic_init(&demo.irqs, 0);
 	for (i = 0; i <= SYSTEM_DEEPEST; i++)
@@ -618,7 +467,7 @@ static int setup(const struct config *cfg)
 	return 0;
 }
 
-static void summary(const struct config *cfg, double elapsed)
+static void summary(const struct demo_config *cfg, double elapsed)
 {
 	uint64_t leaf[OUTCOMES] = { 0 }, sys[OUTCOMES] = { 0 };
 	uint32_t c, i;
@@ -632,7 +481,7 @@ static void summary(const struct config *cfg, double elapsed)
 
 	printf("\n=== summary: %u clusters x %u cores, %s, %.1f s, seed %llu "
 	       "===\n",
-	       CLUSTERS, cfg->per_cluster,
+	       CLUSTERS, cfg->count,
 	       coupled_pthread_strategy_name(cfg->strategy), elapsed,
 	       (unsigned long long)cfg->seed);
 	for (c = 0; c < CLUSTERS; c++) {
@@ -749,91 +598,44 @@ static int check_end(void)
 	return bad;
 }
 
+/* progress() - the line printed once a second. */
+static void progress(double elapsed)
+{
+	printf("[%5.1f s] cluster rounds A %llu B %llu, system rounds %llu\n",
+	       elapsed, (unsigned long long)get(&demo.cluster_rounds[0]),
+	       (unsigned long long)get(&demo.cluster_rounds[1]),
+	       (unsigned long long)get(&demo.system_rounds));
+}
+
 int main(int argc, char **argv)
 {
-	struct config cfg;
+	struct demo_config cfg;
 	struct irq_source irq;
-	uint64_t start, end, next, seed;
+	uint64_t start, end, seed;
 	uint32_t i;
 
-	cfg.per_cluster = 2;
-	cfg.seconds = 5.0;
-	/* condvar: its slower wake-ups let both clusters commit together
-	 * more often than futex (dozens of system rounds a second here,
-	 * against a few). */
-	cfg.strategy = COUPLED_PTHREAD_CONDVAR;
-	cfg.seed = 0;
-	cfg.seeded = false;
-	if (argc == 2 &&
-	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout, argv[0]);
-		return 0;
-	}
-	if (!parse_args(argc, argv, &cfg)) {
-		usage(stderr, argv[0]);
-		return 2;
-	}
-	if (!cfg.seeded) {
-		/* No --seed: take one from the clock (it is printed). */
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		cfg.seed = (uint64_t)ts.tv_sec * 1000000000u +
-			   (uint64_t)ts.tv_nsec;
-	}
-	demo.per_cluster = cfg.per_cluster;
-	demo.ncores = CLUSTERS * cfg.per_cluster;
+	demo_command_line(argc, argv, &cli, &cfg);
+	demo.per_cluster = cfg.count;
+	demo.ncores = CLUSTERS * cfg.count;
 	if (setup(&cfg))
 		return 1;
+	printf("coupled_domains_demo: %u clusters x %u cores, strategy %s, "
+	       "%.1f s, seed %llu\n",
+	       CLUSTERS, cfg.count, coupled_pthread_strategy_name(cfg.strategy),
+	       cfg.seconds, (unsigned long long)cfg.seed);
+	fflush(stdout);
 	seed = cfg.seed;
 	for (i = 0; i < demo.ncores; i++)
 		demo.cores[i].rng = splitmix64(&seed);
 	irq.rng = splitmix64(&seed);
 
-	printf("coupled_domains_demo: %u clusters x %u cores, strategy %s, "
-	       "%.1f s, seed %llu\n",
-	       CLUSTERS, cfg.per_cluster,
-	       coupled_pthread_strategy_name(cfg.strategy), cfg.seconds,
-	       (unsigned long long)cfg.seed);
-	fflush(stdout);
-
 	start = now_ns();
-	for (i = 0; i < demo.ncores; i++) {
-		if (pthread_create(&demo.cores[i].thread, NULL, core_main,
-				   &demo.cores[i])) {
-			fprintf(stderr, "coupled_domains_demo: "
-					"pthread_create failed\n");
+	for (i = 0; i < demo.ncores; i++)
+		if (demo_spawn(&demo.cores[i].thread, core_main,
+			       &demo.cores[i]))
 			return 1;
-		}
-	}
-	if (pthread_create(&irq.thread, NULL, irq_main, &irq)) {
-		fprintf(stderr, "coupled_domains_demo: pthread_create "
-				"failed\n");
+	if (demo_pace(now_ns, start, cfg.seconds, &irq, irq_main, progress))
 		return 1;
-	}
-
-	/* Progress once a second; the sleeps only pace the output. */
-	end = start + (uint64_t)(cfg.seconds * 1e9);
-	next = start + 1000000000u;
-	for (;;) {
-		uint64_t t = now_ns();
-
-		if (atomic_load(&demo.stop) || t >= end)
-			break;
-		if (t < next) {
-			sleep_ns((next < end ? next : end) - t);
-			continue;
-		}
-		printf("[%5.1f s] cluster rounds A %llu B %llu, system rounds "
-		       "%llu\n",
-		       (double)(t - start) / 1e9,
-		       (unsigned long long)get(&demo.cluster_rounds[0]),
-		       (unsigned long long)get(&demo.cluster_rounds[1]),
-		       (unsigned long long)get(&demo.system_rounds));
-		fflush(stdout);
-		next += 1000000000u;
-	}
-	atomic_store(&demo.stop, true);
 	/* Cores resting in a call look at the stop flag now. */
 	(void)coupled_group_kick(&demo.system_group);
 	for (i = 0; i < CLUSTERS; i++)
@@ -845,15 +647,12 @@ int main(int argc, char **argv)
 	end = now_ns();
 
 	summary(&cfg, (double)(end - start) / 1e9);
-	if (check_end())
-		atomic_store(&demo.failed, true);
-	if (atomic_load(&demo.failed)) {
-		printf("result: FAILED\n");
-		return 1;
-	}
-	printf("result: OK (per level: every round checked, same generation "
-	       "and state on every core, state = deepest all allow; every "
-	       "core of a cluster counted the same cluster rounds, every core "
-	       "the same system rounds)\n");
-	return 0;
+	return demo_result(check_end(), "per level: every round checked, same "
+					"generation "
+					"and state on every core, state = "
+					"deepest all allow; "
+					"every core of a cluster counted the "
+					"same cluster "
+					"rounds, every core the same system "
+					"rounds");
 }

@@ -24,6 +24,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/adapters/baremetal-common/build_common.sh
+. "$here/../baremetal-common/build_common.sh"
 # shellcheck source=tests/adapters/baremetal-arm/freestanding.sh
 . "$here/freestanding.sh"
 root=$(cd "$here/../../.." && pwd)
@@ -60,18 +62,9 @@ case "$cc_kind" in gcc|clang) ;; *) die "unknown --cc '$cc_kind' (gcc or clang)"
 [ "$lse" = 0 ] || [ "$arch" = aarch64 ] || die "--lse is for --arch aarch64 only"
 for s in "${srcs[@]}"; do [ -f "$s" ] || die "source '$s' not found"; done
 
-need() {
-	command -v "$1" >/dev/null 2>&1 ||
-		die "compiler '$1' not found (install: $2)"
-}
-
-common=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffreestanding -nostdlib
-	-static -fno-pie -fno-stack-protector
-	-fno-common -fno-unwind-tables -fno-asynchronous-unwind-tables
-	-ffunction-sections -fdata-sections)
+image_flags "$board" "$out"
 incs=(-I"$board" -I"$root/include" -I"$root/adapters/baremetal-arm/include")
-ldflags=(-T "$board/board.ld" -Wl,--gc-sections -Wl,--build-id=none
-	-Wl,-Map="${out%.elf}.map")
+ldflags=("${IMAGE_LDFLAGS[@]}")
 libs=()
 
 # Per architecture: flags, start-up code, the gcc cross driver and its
@@ -113,9 +106,6 @@ defs=()
 freestanding_incs "$cc" || die "cannot find the headers of $cc"
 incs=("${FREESTANDING_INCS[@]}" "${incs[@]}")
 
-mkdir -p "$(dirname "$out")"
-cmd=("$cc" "${archflags[@]}" "${common[@]}" "${defs[@]}" "${incs[@]}" "${extra[@]}"
-	"$bsp_asm" "$board/board.c" "${srcs[@]}" "${ldflags[@]}" -o "$out" "${libs[@]}")
-if [ "${VERBOSE:-0}" != 0 ]; then printf '%q ' "${cmd[@]}"; echo; fi
-"${cmd[@]}" || die "build of $out failed"
+image_build "$out" "$cc" "${archflags[@]}" "${IMAGE_CFLAGS[@]}" "${defs[@]}" "${incs[@]}" "${extra[@]}" \
+	"$bsp_asm" "$board/board.c" "$baremetal_common/board_common.c" "${srcs[@]}" "${ldflags[@]}" "${libs[@]}"
 echo "$me: built $out ($arch$([ "$lse" = 1 ] && echo ' lse')$([ "$mmu" = 1 ] && echo ' mmu') $cc_kind)"

@@ -21,6 +21,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)
+# shellcheck source=tests/adapters/baremetal-common/build_common.sh
+. "$here/../baremetal-common/build_common.sh"
 # shellcheck source=tests/adapters/baremetal-arm/freestanding.sh
 . "$root/tests/adapters/baremetal-arm/freestanding.sh"
 board="$here/board"
@@ -45,20 +47,11 @@ case "$cc_kind" in gcc|clang) ;; *) die "unknown --cc '$cc_kind' (gcc or clang)"
 [ ${#srcs[@]} -gt 0 ] || die "no application sources given (one must define app_main)"
 for s in "${srcs[@]}"; do [ -f "$s" ] || die "source '$s' not found"; done
 
-need() {
-	command -v "$1" >/dev/null 2>&1 ||
-		die "compiler '$1' not found (install: $2)"
-}
-
 gcc_cc=${CC_RISCV:-riscv64-unknown-elf-gcc}
 archflags=(-march=rv64gc -mabi=lp64 -mcmodel=medany)
-common=(-std=c11 -Wall -Wextra -Werror -O2 -g -ffreestanding -nostdlib
-	-static -fno-pie -fno-stack-protector
-	-fno-common -fno-unwind-tables -fno-asynchronous-unwind-tables
-	-ffunction-sections -fdata-sections)
+image_flags "$board" "$out"
 incs=(-I"$board" -I"$root/include" -I"$root/adapters/baremetal-riscv/include")
-ldflags=(-T "$board/board.ld" -Wl,--gc-sections -Wl,--build-id=none
-	-Wl,-Map="${out%.elf}.map")
+ldflags=("${IMAGE_LDFLAGS[@]}")
 
 if [ "$cc_kind" = gcc ]; then
 	cc=$gcc_cc
@@ -81,9 +74,6 @@ fi
 freestanding_incs "$cc" || die "cannot find the headers of $cc"
 incs=("${FREESTANDING_INCS[@]}" "${incs[@]}")
 
-mkdir -p "$(dirname "$out")"
-cmd=("$cc" "${archflags[@]}" "${common[@]}" "${incs[@]}" "${extra[@]}"
-	"$board/start.S" "$board/board.c" "${srcs[@]}" "${ldflags[@]}" -o "$out" "${libs[@]}")
-if [ "${VERBOSE:-0}" != 0 ]; then printf '%q ' "${cmd[@]}"; echo; fi
-"${cmd[@]}" || die "build of $out failed"
+image_build "$out" "$cc" "${archflags[@]}" "${IMAGE_CFLAGS[@]}" "${incs[@]}" "${extra[@]}" \
+	"$board/start.S" "$board/board.c" "$baremetal_common/board_common.c" "${srcs[@]}" "${ldflags[@]}" "${libs[@]}"
 echo "$me: built $out ($cc_kind)"

@@ -32,13 +32,7 @@
  *        -Itests/verify/relacy tests/verify/relacy/relacy_arm.cpp
  * Usage: relacy_arm list | all | <check>
  */
-#include <relacy/relacy.hpp>
-
-#include <cstddef>
-#include <cstring>
-
-#define COUPLED_ATOMIC_RELACY 1
-#include <coupled/atomic.h>
+#include "relacy_model.h"
 
 /* --- the instruction model ---------------------------------------------- */
 
@@ -52,11 +46,6 @@ struct arm_model {
 };
 
 static arm_model *g_arm;
-
-static unsigned model_me()
-{
-	return rl::thread_index();
-}
 
 /* An instruction boundary: take the pending interrupt if unmasked. */
 static void model_boundary()
@@ -148,7 +137,7 @@ static void model_send_sgi(void *arg, uint32_t target)
 
 /* --- the handshake ------------------------------------------------------ */
 
-struct handshake_platform {
+struct handshake_platform : model_platform {
 	arm_model arm;
 
 	void before(unsigned threads)
@@ -161,20 +150,6 @@ struct handshake_platform {
 			arm.taken[i] = 0;
 		}
 		g_arm = &arm;
-	}
-	void after(struct coupled_adapter_slot *slots, unsigned n)
-	{
-		(void)slots;
-		(void)n;
-	}
-	void boundary(unsigned self)
-	{
-		(void)self;
-		model_boundary();
-	}
-	void waker_done(unsigned self)
-	{
-		(void)self;
 	}
 };
 
@@ -194,37 +169,10 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 
 #include "relacy_handshake.h"
 
-namespace
-{
-
-bool wfe_1w()
-{
-	return run_handshake<COUPLED_ARM_WAIT_WFE, 1>("wfe", true, 0);
-}
-bool wfe_2w()
-{
-	return run_handshake<COUPLED_ARM_WAIT_WFE, 2>("wfe", false, 3);
-}
-bool wfi_sgi_1w()
-{
-	return run_handshake<COUPLED_ARM_WAIT_WFI_SGI, 1>("wfi_sgi", true, 0);
-}
-bool wfi_sgi_2w()
-{
-	return run_handshake<COUPLED_ARM_WAIT_WFI_SGI, 2>("wfi_sgi", false, 3);
-}
-
-const relacy_check checks[] = {
-	{ "wfe_1w", wfe_1w },
-	{ "wfe_2w", wfe_2w },
-	{ "wfi_sgi_1w", wfi_sgi_1w },
-	{ "wfi_sgi_2w", wfi_sgi_2w },
-};
-
-} /* namespace */
-
-int main(int argc, char **argv)
-{
-	return relacy_checks_main(argc, argv, checks,
-				  sizeof(checks) / sizeof(checks[0]));
-}
+/* The checks: the wait modes, one and two wakers. */
+#define HANDSHAKE_CASES(ONE, TWO)              \
+	ONE(COUPLED_ARM_WAIT_WFE, wfe)         \
+	TWO(COUPLED_ARM_WAIT_WFE, wfe, 3)      \
+	ONE(COUPLED_ARM_WAIT_WFI_SGI, wfi_sgi) \
+	TWO(COUPLED_ARM_WAIT_WFI_SGI, wfi_sgi, 3)
+RELACY_HANDSHAKE_PROGRAM()

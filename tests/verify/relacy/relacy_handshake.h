@@ -192,4 +192,37 @@ inline int relacy_checks_main(int argc, char **argv, const relacy_check *checks,
 	return fails ? 1 : 0;
 }
 
+/*
+ * RELACY_HANDSHAKE_PROGRAM() - the checks and main() of an adapter's
+ * handshake program.  Define HANDSHAKE_CASES(ONE, TWO) first: one ONE(MODE,
+ * name) per wait mode checked with one waker in full (check "name_1w"),
+ * one TWO(MODE, name, bound) per mode checked with two wakers within the
+ * preemption bound @bound (check "name_2w"), in the order of the list.
+ */
+#define RELACY_HANDSHAKE_ONE_FN(mode, name)                    \
+	bool name##_1w()                                       \
+	{                                                      \
+		return run_handshake<mode, 1>(#name, true, 0); \
+	}
+#define RELACY_HANDSHAKE_TWO_FN(mode, name, bound)                  \
+	bool name##_2w()                                            \
+	{                                                           \
+		return run_handshake<mode, 2>(#name, false, bound); \
+	}
+#define RELACY_HANDSHAKE_ONE_ENTRY(mode, name) { #name "_1w", name##_1w },
+#define RELACY_HANDSHAKE_TWO_ENTRY(mode, name, bound) \
+	{ #name "_2w", name##_2w },
+#define RELACY_HANDSHAKE_PROGRAM()                                             \
+	namespace                                                              \
+	{                                                                      \
+	HANDSHAKE_CASES(RELACY_HANDSHAKE_ONE_FN, RELACY_HANDSHAKE_TWO_FN)      \
+	const relacy_check checks[] = { HANDSHAKE_CASES(                       \
+		RELACY_HANDSHAKE_ONE_ENTRY, RELACY_HANDSHAKE_TWO_ENTRY) };     \
+	}                                                                      \
+	int main(int argc, char **argv)                                        \
+	{                                                                      \
+		return relacy_checks_main(argc, argv, checks,                  \
+					  sizeof(checks) / sizeof(checks[0])); \
+	}
+
 #endif /* COUPLED_RELACY_HANDSHAKE_H */

@@ -139,37 +139,10 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 
 #include "relacy_handshake.h"
 
-namespace
-{
-
-bool futex_1w()
-{
-	return run_handshake<COUPLED_PTHREAD_FUTEX, 1>("futex", true, 0);
-}
-bool futex_2w()
-{
-	return run_handshake<COUPLED_PTHREAD_FUTEX, 2>("futex", false, 4);
-}
-bool condvar_1w()
-{
-	return run_handshake<COUPLED_PTHREAD_CONDVAR, 1>("condvar", true, 0);
-}
-bool condvar_2w()
-{
-	return run_handshake<COUPLED_PTHREAD_CONDVAR, 2>("condvar", false, 4);
-}
-
-const relacy_check checks[] = {
-	{ "futex_1w", futex_1w },
-	{ "futex_2w", futex_2w },
-	{ "condvar_1w", condvar_1w },
-	{ "condvar_2w", condvar_2w },
-};
-
-} /* namespace */
-
-int main(int argc, char **argv)
-{
-	return relacy_checks_main(argc, argv, checks,
-				  sizeof(checks) / sizeof(checks[0]));
-}
+/* The checks: the wait modes, one and two wakers. */
+#define HANDSHAKE_CASES(ONE, TWO)             \
+	ONE(COUPLED_PTHREAD_FUTEX, futex)     \
+	TWO(COUPLED_PTHREAD_FUTEX, futex, 4)  \
+	ONE(COUPLED_PTHREAD_CONDVAR, condvar) \
+	TWO(COUPLED_PTHREAD_CONDVAR, condvar, 4)
+RELACY_HANDSHAKE_PROGRAM()

@@ -27,13 +27,7 @@
  *        -Itests/verify/relacy tests/verify/relacy/relacy_riscv.cpp
  * Usage: relacy_riscv list | all | <check>
  */
-#include <relacy/relacy.hpp>
-
-#include <cstddef>
-#include <cstring>
-
-#define COUPLED_ATOMIC_RELACY 1
-#include <coupled/atomic.h>
+#include "relacy_model.h"
 
 /* --- the instruction model ---------------------------------------------- */
 
@@ -46,11 +40,6 @@ struct riscv_model {
 };
 
 static riscv_model *g_rv;
-
-static unsigned model_me()
-{
-	return rl::thread_index();
-}
 
 /* An instruction boundary: with MIE set, the trap handler takes the MSIP. */
 static void model_boundary()
@@ -135,7 +124,7 @@ static void model_clear(void *arg, uint32_t hart)
 /* The modes: the strategy, and for WFI the waiter's mstatus.MIE. */
 enum { MODE_SPIN, MODE_WFI_IRQ, MODE_WFI_MASKED };
 
-struct handshake_platform {
+struct handshake_platform : model_platform {
 	riscv_model rv;
 
 	void before(unsigned threads)
@@ -147,20 +136,6 @@ struct handshake_platform {
 			rv.taken[i] = 0;
 		}
 		g_rv = &rv;
-	}
-	void after(struct coupled_adapter_slot *slots, unsigned n)
-	{
-		(void)slots;
-		(void)n;
-	}
-	void boundary(unsigned self)
-	{
-		(void)self;
-		model_boundary();
-	}
-	void waker_done(unsigned self)
-	{
-		(void)self;
 	}
 };
 
@@ -182,42 +157,11 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 
 #include "relacy_handshake.h"
 
-namespace
-{
-
-bool spin_1w()
-{
-	return run_handshake<MODE_SPIN, 1>("spin", true, 0);
-}
-bool wfi_irq_1w()
-{
-	return run_handshake<MODE_WFI_IRQ, 1>("wfi_irq", true, 0);
-}
-bool wfi_irq_2w()
-{
-	return run_handshake<MODE_WFI_IRQ, 2>("wfi_irq", false, 3);
-}
-bool wfi_masked_1w()
-{
-	return run_handshake<MODE_WFI_MASKED, 1>("wfi_masked", true, 0);
-}
-bool wfi_masked_2w()
-{
-	return run_handshake<MODE_WFI_MASKED, 2>("wfi_masked", false, 3);
-}
-
-const relacy_check checks[] = {
-	{ "spin_1w", spin_1w },
-	{ "wfi_irq_1w", wfi_irq_1w },
-	{ "wfi_irq_2w", wfi_irq_2w },
-	{ "wfi_masked_1w", wfi_masked_1w },
-	{ "wfi_masked_2w", wfi_masked_2w },
-};
-
-} /* namespace */
-
-int main(int argc, char **argv)
-{
-	return relacy_checks_main(argc, argv, checks,
-				  sizeof(checks) / sizeof(checks[0]));
-}
+/* The checks: the wait modes, one and two wakers. */
+#define HANDSHAKE_CASES(ONE, TWO)        \
+	ONE(MODE_SPIN, spin)             \
+	ONE(MODE_WFI_IRQ, wfi_irq)       \
+	TWO(MODE_WFI_IRQ, wfi_irq, 3)    \
+	ONE(MODE_WFI_MASKED, wfi_masked) \
+	TWO(MODE_WFI_MASKED, wfi_masked, 3)
+RELACY_HANDSHAKE_PROGRAM()

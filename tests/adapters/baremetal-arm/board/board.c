@@ -5,6 +5,7 @@
  * AArch64; the entry code and vectors are in start_armv7.S / start_aarch64.S.
  */
 #include "board.h"
+#include "board_common.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -243,67 +244,11 @@ static void uart_init(void)
 	mmio_write32(UART_BASE + UART_CR, (1u << 0) | (1u << 8) | (1u << 9));
 }
 
-static void uart_tx(uint8_t c)
+void board_uart_tx(uint8_t c)
 {
 	while (mmio_read32(UART_BASE + UART_FR) & UART_FR_TXFF)
 		board_yield();
 	mmio_write32(UART_BASE + UART_DR, c);
-}
-
-void board_putc(char c)
-{
-	if (c == '\n')
-		uart_tx('\r');
-	uart_tx((uint8_t)c);
-}
-
-void board_puts(const char *s)
-{
-	while (*s)
-		board_putc(*s++);
-}
-
-/* No division: 64-bit division on ARMv7-A would need libgcc. */
-static const uint64_t board_pow10[20] = {
-	10000000000000000000ull,
-	1000000000000000000ull,
-	100000000000000000ull,
-	10000000000000000ull,
-	1000000000000000ull,
-	100000000000000ull,
-	10000000000000ull,
-	1000000000000ull,
-	100000000000ull,
-	10000000000ull,
-	1000000000ull,
-	100000000ull,
-	10000000ull,
-	1000000ull,
-	100000ull,
-	10000ull,
-	1000ull,
-	100ull,
-	10ull,
-	1ull,
-};
-
-void board_put_u64(uint64_t v)
-{
-	bool started = false;
-
-	for (unsigned i = 0; i < 20; i++) {
-		unsigned digit = 0;
-		while (v >= board_pow10[i]) {
-			v -= board_pow10[i];
-			digit++;
-			/* keep the compiler from turning this into a division */
-			__asm__ volatile("" : "+r"(v));
-		}
-		if (digit || started || i == 19) {
-			board_putc((char)('0' + digit));
-			started = true;
-		}
-	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -348,20 +293,6 @@ static void fatal_prologue(const char *kind)
 	board_put_u64(board_cpu_id());
 }
 
-static void put_hex_digits(uint64_t v, int digits)
-{
-	board_puts("0x");
-	for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) {
-		unsigned nib = (unsigned)(v >> shift) & 0xfu;
-		board_putc((char)(nib < 10 ? '0' + nib : 'a' + nib - 10));
-	}
-}
-
-void board_put_hex(uint64_t v)
-{
-	put_hex_digits(v, 16);
-}
-
 /* Set around the PSCI call, so that the UNDEF of a wrong conduit is named. */
 static volatile uint32_t board_in_psci;
 
@@ -370,7 +301,7 @@ static void put_field(const char *name, uint64_t v)
 	board_putc(' ');
 	board_puts(name);
 	board_putc('=');
-	put_hex_digits(v, 2 * (int)sizeof(uintptr_t));
+	board_put_hex_digits(v, 2 * (int)sizeof(uintptr_t));
 }
 
 static void fatal_psci_hint(void)
@@ -441,7 +372,7 @@ void board_fatal_c(uint64_t vector, uint64_t esr, uint64_t elr, uint64_t far,
 	put_field("FAR", far);
 	put_field("SPSR", spsr);
 	board_puts(" (EC ");
-	put_hex_digits(esr >> 26, 2);
+	board_put_hex_digits(esr >> 26, 2);
 	board_puts(": ");
 	board_puts(esr_class_name((uint32_t)(esr >> 26) & 0x3f));
 	board_puts(")");
@@ -704,7 +635,7 @@ void board_bad_mode_c(uint32_t value)
 		   "virtualization=on/secure=on)\n");
 #else
 	board_puts("board: started in CPSR mode ");
-	put_hex_digits(value, 2);
+	board_put_hex_digits(value, 2);
 	board_puts(", expected SVC (0x13) (QEMU virt without "
 		   "virtualization=on/secure=on)\n");
 #endif
@@ -807,65 +738,4 @@ void board_secondary_c(uint32_t cpu)
 	board_irq_disable();
 	for (;;)
 		board_wfi();
-}
-
-/* ------------------------------------------------------------------ */
-/* Freestanding helpers the compiler may call                          */
-/* ------------------------------------------------------------------ */
-
-void *memset(void *dst, int c, size_t n);
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
-void *memmove(void *dst, const void *src, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-
-/* Weak so that an application or adapter may bring its own.  The empty asm
- * keeps the compiler from recognising the loops as memset/memcpy again. */
-__attribute__((weak)) void *memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-	while (n--) {
-		*d++ = (unsigned char)c;
-		__asm__ volatile("" ::: "memory");
-	}
-	return dst;
-}
-
-__attribute__((weak)) void *memcpy(void *restrict dst, const void *restrict src,
-				   size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	while (n--) {
-		*d++ = *s++;
-		__asm__ volatile("" ::: "memory");
-	}
-	return dst;
-}
-
-__attribute__((weak)) void *memmove(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	if (d < s) {
-		while (n--) {
-			*d++ = *s++;
-			__asm__ volatile("" ::: "memory");
-		}
-	} else {
-		while (n--) {
-			d[n] = s[n];
-			__asm__ volatile("" ::: "memory");
-		}
-	}
-	return dst;
-}
-
-__attribute__((weak)) int memcmp(const void *a, const void *b, size_t n)
-{
-	const unsigned char *x = a, *y = b;
-	for (; n; n--, x++, y++) {
-		if (*x != *y)
-			return *x < *y ? -1 : 1;
-	}
-	return 0;
 }

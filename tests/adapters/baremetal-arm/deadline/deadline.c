@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "../../baremetal-common/image_print.h"
 #include "coupled/coupled.h"
 
 #ifndef DEADLINE_CALLS
@@ -63,22 +64,7 @@ static void never_action(const struct coupled_round *r, void *ctx)
 static __attribute__((noreturn)) void fail(const char *what, uint64_t a,
 					   uint64_t b)
 {
-	board_puts("deadline: FAIL ");
-	board_puts(what);
-	board_puts(" (");
-	board_put_u64(a);
-	board_puts(", ");
-	board_put_u64(b);
-	board_puts(")\n");
-	board_exit(1);
-}
-
-static void put_kv(const char *key, uint64_t v)
-{
-	board_puts(" ");
-	board_puts(key);
-	board_puts("=");
-	board_put_u64(v);
+	image_fail("deadline", what, a, b);
 }
 
 void app_main(uint32_t cpu)

@@ -10,6 +10,7 @@
  * "hello: FAIL ..." and exit 1.
  */
 #include "board.h"
+#include "../../baremetal-common/image_print.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -66,14 +67,7 @@ void board_on_irq(uint32_t cpu, uint32_t irq_id)
 static void fail(const char *what, uint64_t a, uint64_t b)
 {
 	lock();
-	board_puts("hello: FAIL ");
-	board_puts(what);
-	board_puts(" (");
-	board_put_u64(a);
-	board_puts(", ");
-	board_put_u64(b);
-	board_puts(")\n");
-	board_exit(1);
+	image_fail("hello", what, a, b);
 }
 
 static uint64_t deadline(void)

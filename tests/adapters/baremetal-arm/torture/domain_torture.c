@@ -79,6 +79,7 @@
 #define TORTURE_YIELD() COUPLED_ARM_YIELD()
 #define torture_set_work_hook coupled_arm_set_work_hook
 #endif
+#include "../../baremetal-common/torture_common.h"
 
 #ifndef TORTURE_LEAF_ROUNDS
 #define TORTURE_LEAF_ROUNDS 100000u
@@ -99,18 +100,6 @@
 #endif
 #ifndef TORTURE_MIN_CHANGES
 #define TORTURE_MIN_CHANGES 100u
-#endif
-#ifndef TORTURE_ARCH /* another architecture's board.h names its own */
-#if defined(__aarch64__)
-#define TORTURE_ARCH "aarch64"
-#else
-#define TORTURE_ARCH "armv7-a"
-#endif
-#if defined(__ARM_FEATURE_ATOMICS)
-#define TORTURE_ATOMICS "lse"
-#else
-#define TORTURE_ATOMICS "exclusives"
-#endif
 #endif
 
 #define NCORES 4u
@@ -159,57 +148,19 @@ static struct core cores[NCORES];
 static uint32_t cpu_of[NCORES]; /* global core number -> board index */
 static atomic_uint leaf_done;   /* committed leaf rounds, all cores */
 static atomic_uint arrived, started, finished;
-static atomic_flag print_lock = ATOMIC_FLAG_INIT;
 static uint32_t ncpus;
 static uint64_t seed, freq;
 static const char *topology = "index";
 
-static void print_begin(void)
-{
-	/* acquire: pairs with print_end()'s release; the UART is ours. */
-	while (atomic_flag_test_and_set_explicit(&print_lock,
-						 memory_order_acquire))
-		TORTURE_YIELD();
-}
-
-static void print_end(void)
-{
-	/* release: our output is done before the next holder's. */
-	atomic_flag_clear_explicit(&print_lock, memory_order_release);
-}
-
-static void put_kv(const char *key, uint64_t v)
-{
-	board_puts(" ");
-	board_puts(key);
-	board_puts("=");
-	board_put_u64(v);
-}
-
 static __attribute__((noreturn)) void fail(uint32_t cpu, const char *what,
 					   uint64_t a, uint64_t b)
 {
-	print_begin();
-	board_puts("domain_torture: FAIL protocol=");
-	board_puts(COUPLED_PROTOCOL_NAME);
-	board_puts(" cpu ");
-	board_put_u64(cpu);
-	board_puts(": ");
-	board_puts(what);
-	put_kv("a", a);
-	put_kv("b", b);
-	put_kv("seed", seed);
-	board_puts("\n");
-	board_exit(1);
+	torture_fail("domain_torture", cpu, what, a, b, seed);
 }
 
 static uint32_t rnd(struct core *c, uint32_t bound)
 {
-	/* xorshift64*: a private generator per core. */
-	c->rng ^= c->rng >> 12;
-	c->rng ^= c->rng << 25;
-	c->rng ^= c->rng >> 27;
-	return (uint32_t)((c->rng * 2685821657736338717ull) >> 33) % bound;
+	return torture_rnd(&c->rng, bound);
 }
 
 static uint64_t read_mpidr(void)

@@ -79,23 +79,6 @@ static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #ifndef TORTURE_SEED
 #define TORTURE_SEED 0u
 #endif
-#ifndef TORTURE_ARCH
-#if defined(__aarch64__)
-#define TORTURE_ARCH "aarch64"
-#elif defined(__arm__)
-#define TORTURE_ARCH "armv7-a"
-#else
-#define TORTURE_ARCH "host-model"
-#endif
-#endif
-#ifndef TORTURE_ATOMICS
-#if defined(__ARM_FEATURE_ATOMICS)
-#define TORTURE_ATOMICS "lse"
-#else
-#define TORTURE_ATOMICS "exclusives"
-#endif
-#endif
-
 #ifndef BOARD_GICD_BASE
 #define BOARD_GICD_BASE 0x08000000u /* QEMU virt's GICv2 distributor */
 #endif
@@ -143,6 +126,7 @@ static int torture_setup_wake(struct coupled_group *g, uint32_t n)
 	return 0;
 }
 #endif
+#include "../../baremetal-common/torture_common.h"
 
 struct core {
 	uint32_t id;
@@ -167,53 +151,18 @@ static atomic_uint rounds_done;   /* committed rounds so far */
 static atomic_uint actions_total; /* sum of the members of every round */
 static atomic_uint started, finished;
 static atomic_uint sgis_taken[BOARD_MAX_CPUS];
-static atomic_flag print_lock = ATOMIC_FLAG_INIT;
 static uint32_t ncpus;
 static uint64_t seed;
-
-static void print_begin(void)
-{
-	/* acquire: pairs with print_end()'s release; the UART is ours. */
-	while (atomic_flag_test_and_set_explicit(&print_lock,
-						 memory_order_acquire))
-		TORTURE_YIELD();
-}
-
-static void print_end(void)
-{
-	/* release: our output is done before the next holder's. */
-	atomic_flag_clear_explicit(&print_lock, memory_order_release);
-}
-
-static void put_kv(const char *key, uint64_t v)
-{
-	board_puts(" ");
-	board_puts(key);
-	board_puts("=");
-	board_put_u64(v);
-}
 
 static __attribute__((noreturn)) void fail(uint32_t cpu, const char *what,
 					   uint64_t a, uint64_t b)
 {
-	print_begin();
-	board_puts("torture: FAIL cpu ");
-	board_put_u64(cpu);
-	board_puts(": ");
-	board_puts(what);
-	put_kv("a", a);
-	put_kv("b", b);
-	board_puts("\n");
-	board_exit(1);
+	torture_fail("torture", cpu, what, a, b, seed);
 }
 
 static uint32_t rnd(struct core *c, uint32_t bound)
 {
-	/* xorshift64*: a private generator per core. */
-	c->rng ^= c->rng >> 12;
-	c->rng ^= c->rng << 25;
-	c->rng ^= c->rng >> 27;
-	return (uint32_t)((c->rng * 2685821657736338717ull) >> 33) % bound;
+	return torture_rnd(&c->rng, bound);
 }
 
 /* An armed abort fires once its poll count has run out. */

@@ -5,6 +5,7 @@
  * the trap vector are in start.S.
  */
 #include "board.h"
+#include "board_common.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -48,46 +49,11 @@ static inline uint8_t mmio_read8(uintptr_t addr)
 /* Output and exit                                                     */
 /* ------------------------------------------------------------------ */
 
-static void uart_tx(uint8_t c)
+void board_uart_tx(uint8_t c)
 {
 	while (!(mmio_read8(UART_BASE + UART_LSR) & UART_LSR_THRE))
 		;
 	*(volatile uint8_t *)(uintptr_t)(UART_BASE + UART_THR) = c;
-}
-
-void board_putc(char c)
-{
-	if (c == '\n')
-		uart_tx('\r');
-	uart_tx((uint8_t)c);
-}
-
-void board_puts(const char *s)
-{
-	while (*s)
-		board_putc(*s++);
-}
-
-void board_put_u64(uint64_t v)
-{
-	char buf[20];
-	int n = 0;
-
-	do {
-		buf[n++] = (char)('0' + v % 10u);
-		v /= 10u;
-	} while (v);
-	while (n)
-		board_putc(buf[--n]);
-}
-
-void board_put_hex(uint64_t v)
-{
-	board_puts("0x");
-	for (int shift = 60; shift >= 0; shift -= 4) {
-		unsigned nib = (unsigned)(v >> shift) & 0xfu;
-		board_putc((char)(nib < 10 ? '0' + nib : 'a' + nib - 10));
-	}
 }
 
 void board_exit(int status)
@@ -294,65 +260,4 @@ void board_hart_c(uint32_t hart)
 	app_main(0);
 	board_puts("board: app_main returned on hart 0 without board_exit\n");
 	board_exit(BOARD_EXIT_RETURNED);
-}
-
-/* ------------------------------------------------------------------ */
-/* Freestanding helpers the compiler may call                          */
-/* ------------------------------------------------------------------ */
-
-void *memset(void *dst, int c, size_t n);
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
-void *memmove(void *dst, const void *src, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-
-/* Weak so that an application may bring its own.  The empty asm keeps the
- * compiler from recognising the loops as memset/memcpy again. */
-__attribute__((weak)) void *memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-	while (n--) {
-		*d++ = (unsigned char)c;
-		__asm__ volatile("" ::: "memory");
-	}
-	return dst;
-}
-
-__attribute__((weak)) void *memcpy(void *restrict dst, const void *restrict src,
-				   size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	while (n--) {
-		*d++ = *s++;
-		__asm__ volatile("" ::: "memory");
-	}
-	return dst;
-}
-
-__attribute__((weak)) void *memmove(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	if (d < s) {
-		while (n--) {
-			*d++ = *s++;
-			__asm__ volatile("" ::: "memory");
-		}
-	} else {
-		while (n--) {
-			d[n] = s[n];
-			__asm__ volatile("" ::: "memory");
-		}
-	}
-	return dst;
-}
-
-__attribute__((weak)) int memcmp(const void *a, const void *b, size_t n)
-{
-	const unsigned char *x = a, *y = b;
-	for (; n; n--, x++, y++) {
-		if (*x != *y)
-			return *x < *y ? -1 : 1;
-	}
-	return 0;
 }

@@ -75,6 +75,9 @@
 #include <linux/smpboot.h>
 #include <linux/vmalloc.h>
 
+#define TEST_NAME "coupled_domain_test"
+#include "test_module.h"
+
 #define COUPLED_STATS 1
 #include "coupled/domain.h"
 
@@ -90,39 +93,26 @@
 #include "domain_oracle.h"
 #include "domain_tree.h"
 
-static unsigned long rounds = 2000;
-module_param(rounds, ulong, 0444);
-MODULE_PARM_DESC(rounds, "system rounds to commit (default 2000)");
-static unsigned int levels = 3;
-module_param(levels, uint, 0444);
-MODULE_PARM_DESC(levels, "3: cpu, cluster, system; 2: cluster, system");
-static unsigned int clusters = 2;
-module_param(clusters, uint, 0444);
-MODULE_PARM_DESC(clusters, "clusters of consecutive CPUs (divides the CPUs)");
-static unsigned int abort_pct = 3;
-module_param(abort_pct, uint, 0444);
-MODULE_PARM_DESC(abort_pct, "percent of calls with a caller abort, per level");
-static unsigned int refuse_pct = 5;
-module_param(refuse_pct, uint, 0444);
-MODULE_PARM_DESC(refuse_pct, "percent of calls refusing a level above 0");
-static unsigned int deadline_pct = 1;
-module_param(deadline_pct, uint, 0444);
-MODULE_PARM_DESC(deadline_pct, "percent of calls with a deadline, per level");
-static unsigned int hotplug;
-module_param(hotplug, uint, 0444);
-MODULE_PARM_DESC(hotplug, "CPU offline/online cycles during the rounds "
-			  "(default 0: none)");
-static unsigned int timeout_s = 120;
-module_param(timeout_s, uint, 0444);
-MODULE_PARM_DESC(timeout_s, "watchdog: give up (FAIL) after this many seconds");
-static unsigned int start_gen = 4294966795u; /* U32_MAX - 500 */
-module_param(start_gen, uint, 0444);
-MODULE_PARM_DESC(start_gen, "every group's first generation (default: 500 "
-			    "before the wrap)");
-static bool wrong_reduce;
-module_param(wrong_reduce, bool, 0444);
-MODULE_PARM_DESC(wrong_reduce, "test of the test: the system reduces with "
-			       "max (must FAIL)");
+TEST_PARAM(unsigned long, ulong, rounds, 2000,
+	   "system rounds to commit (default 2000)");
+TEST_PARAM(unsigned int, uint, levels, 3,
+	   "3: cpu, cluster, system; 2: cluster, system");
+TEST_PARAM(unsigned int, uint, clusters, 2,
+	   "clusters of consecutive CPUs (divides the CPUs)");
+TEST_PARAM(unsigned int, uint, abort_pct, 3,
+	   "percent of calls with a caller abort, per level");
+TEST_PARAM(unsigned int, uint, refuse_pct, 5,
+	   "percent of calls refusing a level above 0");
+TEST_PARAM(unsigned int, uint, deadline_pct, 1,
+	   "percent of calls with a deadline, per level");
+TEST_PARAM(unsigned int, uint, hotplug, 0,
+	   "CPU offline/online cycles during the rounds (default 0: none)");
+TEST_PARAM_TIMEOUT(120);
+/* U32_MAX - 500 */
+TEST_PARAM(unsigned int, uint, start_gen, 4294966795u,
+	   "every group's first generation (default: 500 before the wrap)");
+TEST_PARAM(bool, bool, wrong_reduce, false,
+	   "test of the test: the system reduces with max (must FAIL)");
 
 /* What a call learned about one level, counted per CPU and level. */
 enum outcome {
@@ -188,7 +178,6 @@ static unsigned int nr_cpus, nr_levels;
 static unsigned long level_rounds[MAX_LEVELS]; /* report()'s sums */
 static unsigned long hotplug_cycles, hotplug_refused;
 static atomic_long_t progress = ATOMIC_LONG_INIT(0); /* rounds, all nodes */
-static atomic_t errors = ATOMIC_INIT(0);
 static atomic_t done = ATOMIC_INIT(0);
 static atomic_t started = ATOMIC_INIT(0);
 static atomic_t hotplug_over = ATOMIC_INIT(0);
@@ -234,9 +223,7 @@ static void finish(void)
  */
 static void fail(const char *what, long a, long b)
 {
-	if (atomic_inc_return(&errors) <= 5)
-		pr_err("coupled_domain_test: check failed: %s (%ld, %ld)\n",
-		       what, a, b);
+	test_count_fail(what, a, b);
 	finish();
 }
 
@@ -860,10 +847,9 @@ static int __init coupled_domain_test_init(void)
 	pr_info("coupled_domain_test: verdict %s levels=%u cpus=%u "
 		"clusters=%u rounds=%s calls=%lu hotplug=%lu refused=%lu "
 		"protocol=%s errors=%d ms=%u%s\n",
-		atomic_read(&errors) ? "FAIL" : "PASS", nr_levels, nr_cpus,
-		clusters, buf, calls, hotplug_cycles, hotplug_refused,
-		COUPLED_PROTOCOL_NAME, atomic_read(&errors),
-		jiffies_to_msecs(jiffies - start),
+		test_verdict(), nr_levels, nr_cpus, clusters, buf, calls,
+		hotplug_cycles, hotplug_refused, COUPLED_PROTOCOL_NAME,
+		atomic_read(&errors), jiffies_to_msecs(jiffies - start),
 		wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
 

@@ -32,20 +32,18 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 
+#define TEST_NAME "coupled_idle_test"
+#include "test_module.h"
+
 #include <coupled/linux/cpuidle.h>
 
-static unsigned int cluster_size = 2;
-module_param(cluster_size, uint, 0444);
-MODULE_PARM_DESC(cluster_size, "CPUs per cluster (consecutive ids)");
-static unsigned long target = 100;
-module_param(target, ulong, 0444);
-MODULE_PARM_DESC(target, "committed rounds per cluster and phase");
-static unsigned int abort_pct = 10;
-module_param(abort_pct, uint, 0444);
-MODULE_PARM_DESC(abort_pct, "percent of votes to abort the coupled state");
-static unsigned int timeout_s = 20;
-module_param(timeout_s, uint, 0444);
-MODULE_PARM_DESC(timeout_s, "watchdog per phase, seconds");
+TEST_PARAM(unsigned int, uint, cluster_size, 2,
+	   "CPUs per cluster (consecutive ids)");
+TEST_PARAM(unsigned long, ulong, target, 100,
+	   "committed rounds per cluster and phase");
+TEST_PARAM(unsigned int, uint, abort_pct, 10,
+	   "percent of votes to abort the coupled state");
+TEST_PARAM(unsigned int, uint, timeout_s, 20, "watchdog per phase, seconds");
 
 #define MAX_IDS 32u
 #define RING 4u
@@ -74,7 +72,6 @@ static struct coupled_cpuidle cc;
 static struct test_cluster *tclusters;
 static struct test_cpu *tcpus;
 static unsigned int nr_clusters;
-static atomic_t errors = ATOMIC_INIT(0);
 
 static const char *first_what;
 static long first_a, first_b;
@@ -511,8 +508,8 @@ static int __init coupled_idle_test_init(void)
 		       first_what, first_a, first_b);
 	pr_info("coupled_idle_test: verdict %s cpus=%u clusters=%u rounds=%ld "
 		"errors=%d\n",
-		atomic_read(&errors) ? "FAIL" : "PASS", num_online_cpus(),
-		nr_clusters, total, atomic_read(&errors));
+		test_verdict(), num_online_cpus(), nr_clusters, total,
+		atomic_read(&errors));
 	return 0;
 
 free:
@@ -520,9 +517,7 @@ free:
 	kfree(tclusters);
 	tcpus = NULL;
 	tclusters = NULL;
-	if (ret)
-		pr_err("coupled_idle_test: verdict FAIL setup error %d\n", ret);
-	return ret;
+	return ret ? test_setup_failed(ret) : 0;
 }
 
 /**

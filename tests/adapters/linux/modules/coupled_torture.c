@@ -49,30 +49,25 @@
 #include <linux/slab.h>
 #include <linux/smpboot.h>
 
+#define TEST_NAME "coupled_torture"
+#include "test_module.h"
+
 #define COUPLED_STATS 1
 #include "coupled/coupled.h"
 #include "oracle.h"
 
-static unsigned long rounds = 100000;
-module_param(rounds, ulong, 0444);
-MODULE_PARM_DESC(rounds, "committed rounds to run (default 100000)");
-static unsigned int abort_pct = 5;
-module_param(abort_pct, uint, 0444);
-MODULE_PARM_DESC(abort_pct, "percent of calls with a random caller abort");
-static unsigned int churn = 1000;
-module_param(churn, uint, 0444);
-MODULE_PARM_DESC(churn, "committed rounds between hotplug operations (0: "
-			"none)");
-static unsigned int timeout_s = 150;
-module_param(timeout_s, uint, 0444);
-MODULE_PARM_DESC(timeout_s, "watchdog: give up (FAIL) after this many seconds");
-static unsigned int start_gen = 4294966295u; /* U32_MAX - 1000 */
-module_param(start_gen, uint, 0444);
-MODULE_PARM_DESC(start_gen, "generation the group starts at (default: 1000 "
-			    "before the wrap)");
-static bool wrong_reduce;
-module_param(wrong_reduce, bool, 0444);
-MODULE_PARM_DESC(wrong_reduce, "test of the test: reduce with max (must FAIL)");
+TEST_PARAM(unsigned long, ulong, rounds, 100000,
+	   "committed rounds to run (default 100000)");
+TEST_PARAM(unsigned int, uint, abort_pct, 5,
+	   "percent of calls with a random caller abort");
+TEST_PARAM(unsigned int, uint, churn, 1000,
+	   "committed rounds between hotplug operations (0: none)");
+TEST_PARAM_TIMEOUT(150);
+/* U32_MAX - 1000 */
+TEST_PARAM(unsigned int, uint, start_gen, 4294966295u,
+	   "generation the group starts at (default: 1000 before the wrap)");
+TEST_PARAM(bool, bool, wrong_reduce, false,
+	   "test of the test: reduce with max (must FAIL)");
 
 #define MAX_IDS 32u /* the action collects members in a 32-bit mask */
 #define RING 4u     /* round records, indexed by generation */
@@ -96,7 +91,6 @@ static struct oracle_round ring[RING];
 static atomic_long_t committed = ATOMIC_LONG_INIT(0);
 static atomic_long_t full_rounds = ATOMIC_LONG_INIT(0); /* all CPUs in it */
 static unsigned int nr_possible;
-static atomic_t errors = ATOMIC_INIT(0);
 static atomic_t done = ATOMIC_INIT(0);
 static atomic_t started = ATOMIC_INIT(0);
 static unsigned long hotplug_cycles, hotplug_refused;
@@ -115,9 +109,7 @@ static int hp_state = -1;
  */
 static void fail(const char *what, long a, long b)
 {
-	if (atomic_inc_return(&errors) <= 5)
-		pr_err("coupled_torture: check failed: %s (%ld, %ld)\n", what,
-		       a, b);
+	test_count_fail(what, a, b);
 }
 
 /**
@@ -509,11 +501,11 @@ static int __init coupled_torture_init(void)
 	pr_info("coupled_torture: verdict %s rounds=%ld full=%ld aborts=%lu "
 		"restarts=%u retries=%u hotplug=%lu refused=%lu cpus=%u "
 		"protocol=%s generations=%u..%u errors=%d ms=%lu%s\n",
-		atomic_read(&errors) ? "FAIL" : "PASS",
-		atomic_long_read(&committed), atomic_long_read(&full_rounds),
-		aborts, st.restarts, st.retries, hotplug_cycles,
-		hotplug_refused, num_online_cpus(), COUPLED_PROTOCOL_NAME,
-		start_gen, coupled_load(&grp.round_gen, COUPLED_RELAXED),
+		test_verdict(), atomic_long_read(&committed),
+		atomic_long_read(&full_rounds), aborts, st.restarts, st.retries,
+		hotplug_cycles, hotplug_refused, num_online_cpus(),
+		COUPLED_PROTOCOL_NAME, start_gen,
+		coupled_load(&grp.round_gen, COUPLED_RELAXED),
 		atomic_read(&errors), ms,
 		wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
@@ -526,8 +518,7 @@ free:
 	kfree(slots);
 	workers = NULL;
 	slots = NULL;
-	pr_err("coupled_torture: verdict FAIL setup error %d\n", ret);
-	return ret;
+	return test_setup_failed(ret);
 }
 
 /**
