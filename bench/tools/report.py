@@ -664,7 +664,7 @@ def main():
       "(the spin strategy has nothing to wake).  Per participant: 1 for "
       "spin, 1 + (n - 1)/n for futex and condvar (1, 1.5, 1.75, tending to "
       "2).  *Settled*: three RMWs on the word (waiting += 1, ready += 1, "
-      "and the single `coupled_word_done()` subtraction that leaves both "
+      "and the single `coupled__word_done()` subtraction that leaves both "
       "halves), and the last arriver pokes each of the other n - 1 "
       "members: a `poke_seq` fetch_add, plus the adapter's `wake_seq` "
       "fetch_add under futex and condvar: 3 + (n - 1)/n for spin, "

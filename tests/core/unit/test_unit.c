@@ -17,6 +17,8 @@
 #endif
 
 #include "coupled/coupled.h"
+/* The settled word's helpers, private to settled.h: tested in both builds. */
+#include "coupled/word.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -42,12 +44,12 @@ static uint32_t word_value(coupled_atomic_u32 *w)
 static void test_word_layout(void)
 {
 	TEST_CASE("word_layout");
-	CHECK_EQ(coupled_word_waiting(0x00030005u), 5);
-	CHECK_EQ(coupled_word_ready(0x00030005u), 3);
-	CHECK_EQ(coupled_word_waiting(0xffffffffu), 0xffff);
-	CHECK_EQ(coupled_word_ready(0xffffffffu), 0xffff);
-	CHECK_EQ(coupled_word_waiting(0xffff0000u), 0);
-	CHECK_EQ(coupled_word_ready(0x0000ffffu), 0);
+	CHECK_EQ(coupled__word_waiting(0x00030005u), 5);
+	CHECK_EQ(coupled__word_ready(0x00030005u), 3);
+	CHECK_EQ(coupled__word_waiting(0xffffffffu), 0xffff);
+	CHECK_EQ(coupled__word_ready(0xffffffffu), 0xffff);
+	CHECK_EQ(coupled__word_waiting(0xffff0000u), 0);
+	CHECK_EQ(coupled__word_ready(0x0000ffffu), 0);
 }
 
 /*
@@ -57,11 +59,11 @@ static void test_word_layout(void)
 static void test_word_all_ready(void)
 {
 	TEST_CASE("word_all_ready");
-	CHECK_EQ(coupled_word_all_ready(1), 0x00010001u);
-	CHECK_EQ(coupled_word_all_ready(2), 0x00020002u);
-	CHECK_EQ(coupled_word_all_ready(3), 0x00030003u);
-	CHECK_EQ(coupled_word_all_ready(0x8000u), 0x80008000u);
-	CHECK_EQ(coupled_word_all_ready(COUPLED_MAX_MEMBERS), 0xffffffffu);
+	CHECK_EQ(coupled__word_all_ready(1), 0x00010001u);
+	CHECK_EQ(coupled__word_all_ready(2), 0x00020002u);
+	CHECK_EQ(coupled__word_all_ready(3), 0x00030003u);
+	CHECK_EQ(coupled__word_all_ready(0x8000u), 0x80008000u);
+	CHECK_EQ(coupled__word_all_ready(COUPLED_MAX_MEMBERS), 0xffffffffu);
 }
 
 static void test_word_arrive_leave(void)
@@ -70,13 +72,13 @@ static void test_word_arrive_leave(void)
 
 	TEST_CASE("word_arrive_leave");
 	coupled_atomic_init(&w, 0u);
-	CHECK_EQ(coupled_word_arrive_waiting(&w), 1);
-	CHECK_EQ(coupled_word_arrive_waiting(&w), 2);
-	CHECK_EQ(coupled_word_arrive_ready(&w), 0x00010002u);
-	CHECK(coupled_word_back_out_ready(&w, 3));
+	CHECK_EQ(coupled__word_arrive_waiting(&w), 1);
+	CHECK_EQ(coupled__word_arrive_waiting(&w), 2);
+	CHECK_EQ(coupled__word_arrive_ready(&w), 0x00010002u);
+	CHECK(coupled__word_back_out_ready(&w, 3));
 	CHECK_EQ(word_value(&w), 2);
-	coupled_word_leave_waiting(&w);
-	coupled_word_leave_waiting(&w);
+	coupled__word_leave_waiting(&w);
+	coupled__word_leave_waiting(&w);
 	CHECK_EQ(word_value(&w), 0);
 }
 
@@ -89,22 +91,22 @@ static void test_word_boundaries(void)
 	TEST_CASE("word_boundaries");
 	coupled_atomic_init(&w, 0u);
 	for (i = 0; i < COUPLED_MAX_MEMBERS; i++)
-		v = coupled_word_arrive_waiting(&w);
+		v = coupled__word_arrive_waiting(&w);
 	CHECK_EQ(v, 0x0000ffffu);
-	CHECK_EQ(coupled_word_ready(v), 0);
+	CHECK_EQ(coupled__word_ready(v), 0);
 	for (i = 0; i < COUPLED_MAX_MEMBERS - 1; i++)
-		v = coupled_word_arrive_ready(&w);
+		v = coupled__word_arrive_ready(&w);
 	CHECK_EQ(v, 0xfffeffffu);
-	CHECK(v != coupled_word_all_ready(COUPLED_MAX_MEMBERS));
+	CHECK(v != coupled__word_all_ready(COUPLED_MAX_MEMBERS));
 	/* The last ready arrival reaches all-ready exactly. */
-	v = coupled_word_arrive_ready(&w);
-	CHECK_EQ(v, coupled_word_all_ready(COUPLED_MAX_MEMBERS));
+	v = coupled__word_arrive_ready(&w);
+	CHECK_EQ(v, coupled__word_all_ready(COUPLED_MAX_MEMBERS));
 	/* All-ready is absorbing: no back-out. */
-	CHECK(!coupled_word_back_out_ready(&w, COUPLED_MAX_MEMBERS));
+	CHECK(!coupled__word_back_out_ready(&w, COUPLED_MAX_MEMBERS));
 	CHECK_EQ(word_value(&w), 0xffffffffu);
 	/* done leaves both halves at once, down to zero. */
 	for (i = 0; i < COUPLED_MAX_MEMBERS; i++)
-		coupled_word_done(&w);
+		coupled__word_done(&w);
 	CHECK_EQ(word_value(&w), 0);
 }
 
@@ -115,14 +117,14 @@ static void test_word_back_out_guard(void)
 	TEST_CASE("word_back_out_guard");
 	/* 3 members, all waiting, 2 ready: backing out is allowed. */
 	coupled_atomic_init(&w, 0x00020003u);
-	CHECK(coupled_word_back_out_ready(&w, 3));
+	CHECK(coupled__word_back_out_ready(&w, 3));
 	CHECK_EQ(word_value(&w), 0x00010003u);
 	/* 3 members all ready: refused, word unchanged. */
 	coupled_store(&w, 0x00030003u, COUPLED_RELAXED);
-	CHECK(!coupled_word_back_out_ready(&w, 3));
+	CHECK(!coupled__word_back_out_ready(&w, 3));
 	CHECK_EQ(word_value(&w), 0x00030003u);
 	/* After one member's done the word is no longer all-ready. */
-	coupled_word_done(&w);
+	coupled__word_done(&w);
 	CHECK_EQ(word_value(&w), 0x00020002u);
 }
 

@@ -168,8 +168,8 @@ LOGIC_MUTANTS = [
     ("seed_logical_or",
      "all-ready value computed with || as in the 2012 seed",
      WORD_H,
-     "return members | (members << COUPLED_WAITING_BITS);",
-     "return members || (members << COUPLED_WAITING_BITS);"),
+     "return members | (members << COUPLED__WAITING_BITS);",
+     "return members || (members << COUPLED__WAITING_BITS);"),
     ("no_back_out_guard",
      "back out of ready even when every member is ready",
      WORD_H,
@@ -178,8 +178,8 @@ LOGIC_MUTANTS = [
     ("no_wait_for_poke",
      "leave phase 1 on 'all waiting' without having been poked",
      SETTLED_H,
-     "if (coupled_word_waiting(c) == n && poked)",
-     "if (coupled_word_waiting(c) == n)"),
+     "if (coupled__word_waiting(c) == n && poked)",
+     "if (coupled__word_waiting(c) == n)"),
     ("no_lost_poke_restart",
      "the closer ignores pokes still pending (commits anyway)",
      SETTLED_H,
@@ -188,10 +188,10 @@ LOGIC_MUTANTS = [
     ("done_split_wrong_order",
      "done as two RMWs, waiting first, then ready",
      WORD_H,
-     "(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE | COUPLED_READY_ONE,\n"
+     "(void)coupled_fetch_sub(word, COUPLED__WAITING_ONE | COUPLED__READY_ONE,\n"
      "\t\t\t\tCOUPLED_RELEASE);",
-     "(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE, COUPLED_RELEASE);\n"
-     "\t(void)coupled_fetch_sub(word, COUPLED_READY_ONE, COUPLED_RELEASE);"),
+     "(void)coupled_fetch_sub(word, COUPLED__WAITING_ONE, COUPLED_RELEASE);\n"
+     "\t(void)coupled_fetch_sub(word, COUPLED__READY_ONE, COUPLED_RELEASE);"),
     ("no_exit_gate",
      "members leave without waiting for the closer's exit gate",
      SETTLED_H,
@@ -205,8 +205,8 @@ LOGIC_MUTANTS = [
     ("no_exit_wait",
      "leave the round without waiting for ready to reach 0",
      SETTLED_H,
-     "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {",
-     "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))"
+     "while (coupled__word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {",
+     "while (coupled__word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))"
      " && 0) {"),
     ("no_prevent_recheck",
      "arrive without re-checking prevent after counting as waiting",
