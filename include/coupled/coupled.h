@@ -182,7 +182,7 @@ struct coupled_slot {
 	uint32_t roster_pos;        /* this id's index there; changers only */
 	coupled_atomic_i32 request; /* the request of the current call */
 	COUPLED__PROTOCOL_SLOT      /* the protocol's own, if any */
-	coupled_atomic_u32 inside; /* 1 while the owner is inside a call */
+	coupled_atomic_u32 inside;  /* 1 while the owner is inside a call */
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	coupled_atomic_u32 ctx; /* the adapter's id of that context */
 #endif

@@ -145,8 +145,8 @@ static inline bool coupled__protocol_idle(struct coupled_group *g)
  *
  * Context: coupled_group_set_generation(), the group idle.
  */
-static inline void
-coupled__protocol_set_generation(struct coupled_group *g, uint32_t generation)
+static inline void coupled__protocol_set_generation(struct coupled_group *g,
+						    uint32_t generation)
 {
 	(void)g;
 	(void)generation;

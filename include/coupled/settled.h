@@ -74,15 +74,14 @@
 #include "word.h"
 
 /* The settled protocol's members of struct coupled_slot. */
-#define COUPLED__PROTOCOL_SLOT                                              \
+#define COUPLED__PROTOCOL_SLOT                                                \
 	coupled_atomic_u32 poke_seq;     /* pokes sent to this participant */ \
-	coupled_atomic_u32 poke_handled; /* the last poke_seq the owner     \
-					  * handled */                       \
+	coupled_atomic_u32 poke_handled; /* the last poke_seq handled */      \
 	coupled_atomic_u32 ack; /* generation of the last decision seen */
 /* Its members of struct coupled_group. */
-#define COUPLED__PROTOCOL_GROUP                                       \
-	coupled_atomic_u32 round_outcome; /* the last decision */      \
-	coupled_atomic_u32 exit_gate; /* generation whose exit is open */
+#define COUPLED__PROTOCOL_GROUP                                   \
+	coupled_atomic_u32 round_outcome; /* the last decision */ \
+	coupled_atomic_u32 exit_gate;     /* generation whose exit is open */
 
 #elif defined(COUPLED_PROTOCOL_H) && !defined(COUPLED_SETTLED_H)
 #define COUPLED_SETTLED_H
@@ -175,8 +174,8 @@ static inline bool coupled__protocol_idle(struct coupled_group *g)
  *
  * Context: coupled_group_set_generation(), the group idle.
  */
-static inline void
-coupled__protocol_set_generation(struct coupled_group *g, uint32_t generation)
+static inline void coupled__protocol_set_generation(struct coupled_group *g,
+						    uint32_t generation)
 {
 	uint32_t i;
 

@@ -150,7 +150,7 @@ static inline uint32_t coupled__word_arrive_ready(coupled_atomic_u32 *word)
  * coupled__word_all_ready(@members) and nothing changed.
  */
 static inline bool coupled__word_back_out_ready(coupled_atomic_u32 *word,
-					       uint32_t members)
+						uint32_t members)
 {
 	const uint32_t all = coupled__word_all_ready(members);
 	/* relaxed: only a first guess for the CAS below, which re-checks. */
