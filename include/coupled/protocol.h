@@ -43,17 +43,18 @@
  *             possibly empty), and says who writes them;
  *  2. round   once those structs are complete (this file's second part,
  *             COUPLED_PROTOCOL_H): the variant defines
- *               coupled__run()                 the round;
- *               coupled__protocol_init()       its state in
- *                                              coupled_group_init();
- *               coupled__protocol_idle()       nobody counts in a round and
- *                                              no change runs (the word and
- *                                              prevent at rest);
- *               coupled__protocol_set_generation()   its state at a chosen
- *                                              generation (the test hook
- *                                              coupled_group_set_generation());
- *               coupled__membership_begin(), _end(), _joined()
- *                                              (coupled/membership.h).
+ *             - coupled__run(), the round;
+ *             - coupled__protocol_init_group() and _init_slot(), its state
+ *               in coupled_group_init();
+ *             - coupled__protocol_idle(): nobody counts in a round and no
+ *               change runs (the word and prevent at rest);
+ *             - coupled__protocol_set_generation(), its state at a chosen
+ *               generation (for the test hook
+ *               coupled_group_set_generation(), coupled/group.h);
+ *             - coupled__membership_begin(), _end() and _joined()
+ *               (coupled/membership.h).
+ *             coupled/coupled.h and coupled/group.h use only these, never
+ *             the variant's name.
  *
  * Besides, this file holds what both share: the argument checks, the
  * re-entry guard and the statistics of coupled_enter_opts() (commits and
