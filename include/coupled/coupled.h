@@ -16,8 +16,10 @@
  * and every function a user calls, with its contract.  The bodies follow in
  * the headers included at the end: coupled/protocol.h (the round, and the
  * choice between its two variants, coupled/direct.h and coupled/settled.h,
- * by what the adapter's wake-ups can do), membership.h, action.h, group.h
- * and stats.h; docs/design.md argues every memory order.  The platform is an
+ * by what the adapter's wake-ups can do; included once more before the
+ * structs, for the variant's own state), membership.h, action.h, group.h
+ * (also the test hooks, which are not part of the API) and stats.h;
+ * docs/design.md argues every memory order.  The platform is an
  * adapter chosen at compile time (coupled/adapter.h).
  *
  * Freestanding: no libc, no allocation, no threads; storage is the caller's.
@@ -30,7 +32,13 @@
 #include "adapter.h"
 #include "atomic.h"
 #include "hook.h"
-#include "word.h"
+
+/*
+ * The largest member count (and capacity) of a group: both protocols count
+ * the members of a round in 16 bits (the arrivals of coupled/direct.h, the
+ * waiting and ready halves of coupled/word.h).
+ */
+#define COUPLED_MAX_MEMBERS 65535u
 
 struct coupled_group;
 
@@ -93,18 +101,24 @@ struct coupled_abort_opts {
 
 /**
  * struct coupled_stats - counters of one participant or of a whole group
- * @attempts: arrivals: one per increment of the arrival (direct) or waiting
- *            (settled) count,
- *            i.e. per attempt, restarts included, and also an arrival
- *            that then sees a membership change and aborts (a call refused
- *            before it arrives is not counted, nor, in direct, one whose
- *            abort source fired before its arrival)
- * @commits: committed rounds
- * @aborts: aborted calls, indexed by COUPLED_ABORT_* reason
- * @retries: back-outs from the ready phase to the waiting phase (settled
- *           protocol only; always 0 in the direct one)
- * @restarts: lost-wake restarts (decided by a closer that found a pending
- *            poke; settled protocol only)
+ * @attempts: arrivals, in both protocols: one per increment of the arrival
+ *            count (direct) or of the waiting count (settled, so once more
+ *            per restart), also an arrival that then sees a membership
+ *            change and gives up.  A call that gives up before it arrives
+ *            is not counted: one refused with an error, one that sees a
+ *            change already in progress, and, in direct only, one whose
+ *            abort source fired at its start (polled before the arrival)
+ * @commits: calls that returned COUPLED_COMMITTED (both protocols)
+ * @aborts: calls that returned a COUPLED_ABORT_* reason, indexed by it
+ *          (both protocols); calls that returned an error are in no counter
+ * @retries: settled only: back-outs from the ready phase to the waiting
+ *           phase of the same attempt.  Always 0 in direct, which has no
+ *           ready phase: a member that gives up there withdraws and aborts
+ * @restarts: settled only: rounds decided as a restart (its closer found a
+ *            poke still pending), each then attempted again.  Always 0 in
+ *            direct: its rounds only commit
+ *
+ * Which protocol a build runs: COUPLED_PROTOCOL_NAME (coupled/adapter.h).
  */
 struct coupled_stats {
 	uint32_t attempts;
@@ -116,11 +130,50 @@ struct coupled_stats {
 
 #include "stats.h"
 
+/*
+ * The selected protocol's own state, the members COUPLED__PROTOCOL_SLOT
+ * and COUPLED__PROTOCOL_GROUP of the structs below (coupled/protocol.h
+ * picks the variant; its header declares them and says who writes them).
+ */
+#include "protocol.h"
+
+/*
+ * Who writes each field of struct coupled_slot and struct coupled_group
+ * named here (the memory orders are argued at each access and in
+ * docs/design.md); coupled_group_init() writes them all, before the group
+ * is shared:
+ *   slot.member        membership changes only (while they stop rounds)
+ *   slot.roster        membership changes only: the dense member list
+ *   slot.roster_pos    membership changes only (the changers' lock)
+ *   slot.request       the owner, per attempt
+ *   slot.inside        the owner, around its call: the re-entry guard, and
+ *                      what coupled_leave() waits on (a Dekker pair with
+ *                      slot.member)
+ *   slot.ctx           the execution context inside the slot's call (its
+ *                      adapter id, 0 when none)
+ *   slot.stats         the owner (coupled/stats.h)
+ *   counts             the protocol's word.  direct: arrivals and
+ *                      withdrawals (RMWs), membership changes (CAS, setting
+ *                      and clearing stop), the completer (one store, while
+ *                      the word is frozen).  settled: every member, RMWs
+ *                      only (coupled/word.h)
+ *   members            membership changes
+ *   round_gen, round_param   the round's decider: direct: the completer,
+ *                      while the word is frozen; settled: the closer
+ *   prevent            membership changes: the changers' lock (settled:
+ *                      also what stops rounds; direct: held from before
+ *                      stop is set until after it is cleared)
+ *   barrier_count, barrier_sense, vote[2]   members in an action
+ *   capacity, reduce, slots   coupled_group_init() only
+ *   adapter            the adapter (coupled/adapter.h)
+ * coupled_group_set_generation() (a test hook, coupled/group.h) also
+ * writes round_gen, with the group at rest.
+ */
+
 /**
  * struct coupled_slot - per-participant state, in the caller's storage
  *
- * All fields are private to the library (coupled/protocol.h says who writes
- * each and why its memory orders suffice).
+ * All fields are private to the library (see the list above).
  */
 struct coupled_slot {
 	coupled_atomic_u32 member;  /* 1 while the id is a member */
@@ -128,12 +181,8 @@ struct coupled_slot {
 				     * the dense member list (membership.h) */
 	uint32_t roster_pos;        /* this id's index there; changers only */
 	coupled_atomic_i32 request; /* the request of the current call */
-#if COUPLED_PROTOCOL_SETTLED
-	coupled_atomic_u32 poke_seq;     /* pokes sent to this participant */
-	coupled_atomic_u32 poke_handled; /* the last poke_seq the owner handled */
-	coupled_atomic_u32 ack; /* generation of the last decision seen */
-#endif
-	coupled_atomic_u32 inside; /* 1 while the owner is inside a call */
+	COUPLED__PROTOCOL_SLOT      /* the protocol's own, if any */
+	coupled_atomic_u32 inside;  /* 1 while the owner is inside a call */
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	coupled_atomic_u32 ctx; /* the adapter's id of that context */
 #endif
@@ -145,24 +194,18 @@ struct coupled_slot {
  * struct coupled_group - one set of participants that act together
  *
  * Lives in the caller's storage; several groups work side by side.  All
- * fields are private to the library.
+ * fields are private to the library (see the list above struct
+ * coupled_slot).
  */
 struct coupled_group {
-	coupled_atomic_u32 counts;      /* the protocol's word: coupled/word.h
-				     * (settled) or coupled/direct.h */
+	coupled_atomic_u32 counts;      /* the protocol's word (its header) */
 	coupled_atomic_u32 members;     /* member count; written by changes */
 	coupled_atomic_u32 round_gen;   /* generation of the last decision */
 	coupled_atomic_i32 round_param; /* that round's reduced request */
 	coupled_atomic_u32 prevent;     /* 1 while a membership change runs: the
 				     * changers' lock (settled: also what
 				     * stops rounds; direct: the word's stop) */
-#if !COUPLED_PROTOCOL_SETTLED
-	coupled_atomic_u32 round_members; /* that round's member count */
-#endif
-#if COUPLED_PROTOCOL_SETTLED
-	coupled_atomic_u32 round_outcome; /* the last decision */
-	coupled_atomic_u32 exit_gate;     /* generation whose exit is open */
-#endif
+	COUPLED__PROTOCOL_GROUP         /* the protocol's own */
 	coupled_atomic_u32 barrier_count; /* coupled_barrier() arrivals */
 	coupled_atomic_u32 barrier_sense; /* coupled_barrier() generation */
 	coupled_atomic_u32 vote[2];       /* the two alternating vote slots */
@@ -410,26 +453,7 @@ static inline int32_t coupled_reduce_max(int32_t acc, int32_t request);
  */
 static inline const char *coupled_strerror(int code);
 
-/**
- * coupled_group_set_generation() - for tests: put a group at a chosen round
- *                                  generation
- * @g: the group
- * @generation: the generation of the last decided round
- *
- * Lets a test reach the 32-bit wrap of the round generation at once:
- * @g becomes what it would be after rounds up to @generation had been
- * decided with its current members (coupled/group.h has the details).  Not
- * for production code.
- *
- * Context: tests only, with the group at rest and not shared concurrently.
- * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_EBUSY if somebody counts
- * in a round, is inside a call or runs a membership change (nothing is
- * written).
- */
-static inline int coupled_group_set_generation(struct coupled_group *g,
-					       uint32_t generation);
-
-/* The bodies of the functions above. */
+/* The bodies of the functions above (protocol.h's second inclusion). */
 #include "protocol.h"
 #include "group.h"
 #include "membership.h"

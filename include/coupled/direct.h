@@ -55,28 +55,102 @@
  * while the count is not complete, waits for the count to drain to 0, and
  * only then changes the members.
  *
- * Who writes each field of the direct protocol:
- *   counts             arrivals and withdrawals (RMWs); membership changes
- *                      (CAS, setting and clearing stop); the completer (one
- *                      store, while the word is frozen)
- *   round_gen, round_param, round_members   the completer, while the word
- *                      is frozen
- *   prevent            membership changes: the changers' lock, held from
- *                      before stop is set until after it is cleared
+ * The protocol's own state (COUPLED__PROTOCOL_GROUP below; a slot has
+ * none), and who writes it (the fields coupled/coupled.h names are listed
+ * there):
+ *   round_members      the completer, while the word is frozen;
+ *                      coupled_group_init()
+ *
+ * Two parts, as coupled/protocol.h includes this file twice: the state,
+ * before coupled/coupled.h's structs, and the round, once they are
+ * complete.
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
-#ifndef COUPLED_DIRECT_H
-#define COUPLED_DIRECT_H
-
-/* Only the protocol the build selects (coupled/adapter.h) has a body. */
+/* Only the protocol the build selects (coupled/protocol.h) has a body. */
 #if !COUPLED_PROTOCOL_SETTLED
+
+#ifndef COUPLED_DIRECT_STATE_H
+#define COUPLED_DIRECT_STATE_H
 
 /* The fields of the direct word (see the top of this file). */
 #define COUPLED__DIRECT_ARRIVALS_MASK 0xffffu
 #define COUPLED__DIRECT_STOP (1u << 16)
 #define COUPLED__DIRECT_GEN_ONE (1u << 17)
 #define COUPLED__DIRECT_GEN_MASK (~(COUPLED__DIRECT_GEN_ONE - 1u))
+
+/* The direct protocol's members of struct coupled_slot: none. */
+#define COUPLED__PROTOCOL_SLOT
+/* Its members of struct coupled_group. */
+#define COUPLED__PROTOCOL_GROUP \
+	coupled_atomic_u32 round_members; /* the last round's member count */
+
+#elif defined(COUPLED_PROTOCOL_H) && !defined(COUPLED_DIRECT_H)
+#define COUPLED_DIRECT_H
+
+/**
+ * coupled__protocol_init_group() - initialise the direct state of a group
+ * @g: the group
+ *
+ * Context: coupled_group_init(), before the group is shared.
+ */
+static inline void coupled__protocol_init_group(struct coupled_group *g)
+{
+	coupled_atomic_init(&g->round_members, 0u);
+}
+
+/**
+ * coupled__protocol_init_slot() - initialise the direct state of a slot
+ * @s: the slot
+ *
+ * Nothing: a slot has no direct state.
+ *
+ * Context: coupled_group_init(), before the group is shared.
+ */
+static inline void coupled__protocol_init_slot(struct coupled_slot *s)
+{
+	(void)s;
+}
+
+/**
+ * coupled__protocol_idle() - does nobody count and no change run?
+ * @g: the group
+ *
+ * The arrival count is 0 and stop is clear; the generation field may hold
+ * anything at rest.
+ *
+ * Context: coupled_group_set_generation(), with the group not shared
+ * concurrently.
+ * Return: true if the word counts nobody and no change holds the lock.
+ */
+static inline bool coupled__protocol_idle(struct coupled_group *g)
+{
+	/*
+	 * relaxed, both: the group is not shared concurrently (see Context);
+	 * the check only refuses a call that breaks that rule visibly.
+	 */
+	return !(coupled_load(&g->counts, COUPLED_RELAXED) &
+		 ~COUPLED__DIRECT_GEN_MASK) &&
+	       !coupled_load(&g->prevent, COUPLED_RELAXED);
+}
+
+/**
+ * coupled__protocol_set_generation() - the direct state at a generation
+ * @g: the group
+ * @generation: the generation of the last decided round
+ *
+ * Nothing besides round_gen (which the caller stores): a member keeps no
+ * per-round state, and the word's 15-bit generation field only has to
+ * move at the next commit, from whatever value it holds.
+ *
+ * Context: coupled_group_set_generation(), the group idle.
+ */
+static inline void coupled__protocol_set_generation(struct coupled_group *g,
+						    uint32_t generation)
+{
+	(void)g;
+	(void)generation;
+}
 
 /**
  * coupled__direct_arrivals() - the arrival count of a word value
@@ -247,10 +321,8 @@ static inline int coupled__direct_wait(struct coupled_group *g, uint32_t self,
 
 			if (reason) {
 				COUPLED_HOOK(g, self, COUPLED_HOOK_WITHDRAW);
-				if (coupled__direct_withdraw(g, gen, n)) {
-					COUPLED__STAT_INC(s, aborts[reason]);
+				if (coupled__direct_withdraw(g, gen, n))
 					return reason;
-				}
 				/* Refused: the round committed. */
 				committed = true;
 				continue;
@@ -293,10 +365,8 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 	 * relaxed: a cheap early-out that keeps retrying callers off the
 	 * word while a change drains it; the arrival below decides.
 	 */
-	if (coupled_load(&g->counts, COUPLED_RELAXED) & COUPLED__DIRECT_STOP) {
-		COUPLED__STAT_INC(s, aborts[COUPLED_ABORT_MEMBERSHIP]);
+	if (coupled_load(&g->counts, COUPLED_RELAXED) & COUPLED__DIRECT_STOP)
 		return COUPLED_ABORT_MEMBERSHIP;
-	}
 	/*
 	 * The abort sources, once before the arrival: the arrival that
 	 * completes the count commits at once, so this poll is what lets a
@@ -306,10 +376,8 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 	 * the same race as work that turns up just after any commit.)
 	 */
 	ret = coupled__abort_reason(g, self, opts, true, false);
-	if (ret) {
-		COUPLED__STAT_INC(s, aborts[ret]);
+	if (ret)
 		return ret;
-	}
 	/* relaxed: published to the completer by the arrival (release). */
 	coupled_store(&s->request, request, COUPLED_RELAXED);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVE);
@@ -354,10 +422,8 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 		 * n, so its guard is n + 1.
 		 */
 		(void)coupled__direct_withdraw(g, gen, n + 1u);
-		if (w & COUPLED__DIRECT_STOP) {
-			COUPLED__STAT_INC(s, aborts[COUPLED_ABORT_MEMBERSHIP]);
+		if (w & COUPLED__DIRECT_STOP)
 			return COUPLED_ABORT_MEMBERSHIP;
-		}
 		return COUPLED_ENOENT;
 	}
 
@@ -382,7 +448,6 @@ committed:
 	round.generation = coupled_load(&g->round_gen, COUPLED_RELAXED);
 	round.members = coupled_load(&g->round_members, COUPLED_RELAXED);
 	action(&round, ctx);
-	COUPLED__STAT_INC(s, commits);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_EXITED);
 	return COUPLED_COMMITTED;
 }
@@ -509,5 +574,5 @@ static inline void coupled__membership_joined(struct coupled_group *g,
 	(void)id;
 }
 
+#endif /* COUPLED_DIRECT_H, the round */
 #endif /* !COUPLED_PROTOCOL_SETTLED */
-#endif /* COUPLED_DIRECT_H */

@@ -2,7 +2,8 @@
 /*
  * coupled/group.h - a group's set-up and queries: coupled_group_init(), the
  * member queries, the adapter-state accessors, the statistics and the stock
- * reductions.  Documented in coupled/coupled.h.
+ * reductions, documented in coupled/coupled.h; and the test hooks, which
+ * are not part of the API and are documented here.
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
@@ -43,13 +44,7 @@ static inline int coupled_group_init(struct coupled_group *g,
 	coupled_atomic_init(&g->round_gen, 0u);
 	coupled_atomic_init(&g->round_param, 0);
 	coupled_atomic_init(&g->prevent, 0u);
-#if !COUPLED_PROTOCOL_SETTLED
-	coupled_atomic_init(&g->round_members, 0u);
-#endif
-#if COUPLED_PROTOCOL_SETTLED
-	coupled_atomic_init(&g->round_outcome, 0u);
-	coupled_atomic_init(&g->exit_gate, 0u);
-#endif
+	coupled__protocol_init_group(g);
 	coupled_atomic_init(&g->barrier_count, 0u);
 	coupled_atomic_init(&g->barrier_sense, 0u);
 	coupled_atomic_init(&g->vote[0], 0u);
@@ -67,11 +62,7 @@ static inline int coupled_group_init(struct coupled_group *g,
 		coupled_atomic_init(&s->roster, i);
 		s->roster_pos = i;
 		coupled_atomic_init(&s->request, 0);
-#if COUPLED_PROTOCOL_SETTLED
-		coupled_atomic_init(&s->poke_seq, 0u);
-		coupled_atomic_init(&s->poke_handled, 0u);
-		coupled_atomic_init(&s->ack, 0u);
-#endif
+		coupled__protocol_init_slot(s);
 		coupled_atomic_init(&s->inside, 0u);
 #if COUPLED_ADAPTER_HAS_CONTEXT
 		coupled_atomic_init(&s->ctx, 0u);
@@ -79,73 +70,6 @@ static inline int coupled_group_init(struct coupled_group *g,
 		COUPLED__STATS_INIT(s);
 		coupled_adapter_slot_init(&g->adapter, &s->adapter, i);
 	}
-	return 0;
-}
-
-/*
- * coupled_group_set_generation(), in detail:
- *
- * The round generation is a 32-bit counter that wraps: a group deciding a
- * million rounds a second wraps it in 72 minutes.  This call lets a test
- * reach any generation at once, without deciding the rounds: @g becomes what
- * it would be after rounds up to @generation had been decided with its
- * current members.  The generation of the last decision becomes
- * @generation; in the settled protocol so do the exit gate and every
- * member's acknowledgement.  A non-member's
- * acknowledgement is left as it is, as it would be after any number of
- * rounds without that id: 0 for an id that was never a member, the
- * generation of its last round for one that left.  So a test can build
- * what the wrap does to a joiner, a next round whose generation equals the
- * joiner's stale acknowledgement: this call with UINT32_MAX, then
- * coupled_join() of an id that was never a member; or an id leaves after
- * its round G, this call puts the group at G - 1 (2^32 - 1 rounds later),
- * and the id rejoins.
- *
- * Not for production code: a real group only ever moves its generation by
- * deciding rounds.
- *
- * Context: tests only, with the group at rest: nobody inside a call of @g,
- * no membership change in progress, and no concurrent access to @g (as for
- * coupled_group_init(); the caller publishes the group afterwards, e.g. by
- * creating the threads).
- * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_EBUSY if somebody counts
- * in a round, is inside a call or runs a membership change (settled:
- * prevent; direct: stop; nothing is written).
- */
-static inline int coupled_group_set_generation(struct coupled_group *g,
-					       uint32_t generation)
-{
-	uint32_t i;
-
-	if (!g)
-		return COUPLED_EINVAL;
-		/*
-	 * relaxed, these loads and the stores below: the group is at rest
-	 * and not shared concurrently (see Context); the checks only refuse
-	 * a call that breaks that rule in a way visible from here.
-	 */
-#if COUPLED_PROTOCOL_SETTLED
-	if (coupled_load(&g->counts, COUPLED_RELAXED) ||
-	    coupled_load(&g->prevent, COUPLED_RELAXED))
-		return COUPLED_EBUSY;
-#else
-	/* The direct word's generation field may hold anything at rest. */
-	if ((coupled_load(&g->counts, COUPLED_RELAXED) &
-	     ~COUPLED__DIRECT_GEN_MASK) ||
-	    coupled_load(&g->prevent, COUPLED_RELAXED))
-		return COUPLED_EBUSY;
-#endif
-	for (i = 0; i < g->capacity; i++)
-		if (coupled_load(&g->slots[i].inside, COUPLED_RELAXED))
-			return COUPLED_EBUSY;
-	coupled_store(&g->round_gen, generation, COUPLED_RELAXED);
-#if COUPLED_PROTOCOL_SETTLED
-	coupled_store(&g->exit_gate, generation, COUPLED_RELAXED);
-	for (i = 0; i < g->capacity; i++)
-		if (coupled_load(&g->slots[i].member, COUPLED_RELAXED))
-			coupled_store(&g->slots[i].ack, generation,
-				      COUPLED_RELAXED);
-#endif
 	return 0;
 }
 
@@ -226,6 +150,64 @@ static inline int coupled_stats_read(struct coupled_group *g,
 	for (i = 0; i < g->capacity; i++)
 		COUPLED__STATS_ADD(out, &g->slots[i]);
 	return COUPLED__STATS_READ_RESULT;
+}
+
+/* ---- test hooks: not part of the API (coupled/coupled.h) ------------- */
+
+/**
+ * coupled_group_set_generation() - test hook: put a group at a chosen round
+ *                                  generation
+ * @g: the group
+ * @generation: the generation of the last decided round
+ *
+ * A test hook, not part of the API: a real group only ever moves its
+ * generation by deciding rounds.
+ *
+ * The round generation is a 32-bit counter that wraps: a group deciding a
+ * million rounds a second wraps it in 72 minutes.  This call lets a test
+ * reach any generation at once, without deciding the rounds: @g becomes what
+ * it would be after rounds up to @generation had been decided with its
+ * current members.  The generation of the last decision becomes
+ * @generation, and so does the protocol's own round state
+ * (coupled__protocol_set_generation(): in the settled protocol the exit
+ * gate and every member's acknowledgement).  A non-member's
+ * acknowledgement is left as it is, as it would be after any number of
+ * rounds without that id: 0 for an id that was never a member, the
+ * generation of its last round for one that left.  So a test can build
+ * what the wrap does to a joiner, a next round whose generation equals the
+ * joiner's stale acknowledgement: this call with UINT32_MAX, then
+ * coupled_join() of an id that was never a member; or an id leaves after
+ * its round G, this call puts the group at G - 1 (2^32 - 1 rounds later),
+ * and the id rejoins.
+ *
+ * Context: tests only, with the group at rest: nobody inside a call of @g,
+ * no membership change in progress, and no concurrent access to @g (as for
+ * coupled_group_init(); the caller publishes the group afterwards, e.g. by
+ * creating the threads).
+ * Return: 0; COUPLED_EINVAL for a null @g; COUPLED_EBUSY if somebody counts
+ * in a round, is inside a call or runs a membership change (settled:
+ * prevent; direct: stop; nothing is written).
+ */
+static inline int coupled_group_set_generation(struct coupled_group *g,
+					       uint32_t generation)
+{
+	uint32_t i;
+
+	if (!g)
+		return COUPLED_EINVAL;
+	if (!coupled__protocol_idle(g))
+		return COUPLED_EBUSY;
+	/*
+	 * relaxed, these loads and the store below: the group is at rest
+	 * and not shared concurrently (see Context); the checks only refuse
+	 * a call that breaks that rule in a way visible from here.
+	 */
+	for (i = 0; i < g->capacity; i++)
+		if (coupled_load(&g->slots[i].inside, COUPLED_RELAXED))
+			return COUPLED_EBUSY;
+	coupled_store(&g->round_gen, generation, COUPLED_RELAXED);
+	coupled__protocol_set_generation(g, generation);
+	return 0;
 }
 
 #endif /* COUPLED_GROUP_H */

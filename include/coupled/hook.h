@@ -24,7 +24,7 @@ enum coupled_hook_point {
 	COUPLED_HOOK_BACK_OUT,     /* before trying to back out of ready */
 	COUPLED_HOOK_DECIDED,      /* after acknowledging the decision
 				    * (direct: once the round committed) */
-	COUPLED_HOOK_DONE,         /* before coupled_word_done() */
+	COUPLED_HOOK_DONE,         /* before coupled__word_done() */
 	COUPLED_HOOK_EXITED,       /* after the exit wait (direct: after the
 				    * action), before returning */
 	COUPLED_HOOK_MEMBERSHIP,   /* a changer stopped rounds (prevent or

@@ -33,28 +33,48 @@
  * COUPLED_PROTOCOL_DIRECT defined to 1; forcing direct on an adapter whose
  * wake-ups can be lost is refused.
  *
- * This file holds what both share: the argument checks and the re-entry
- * guard of coupled_enter_opts(), the abort sources and the roster access.
- * Each variant defines coupled__run() (the round),
- * coupled__membership_begin(), coupled__membership_end() and
- * coupled__membership_joined() (coupled/membership.h).
+ * This file is the seam between the library and the variant, and the one
+ * place that picks it.  coupled/coupled.h includes it twice, and each time
+ * it includes the variant's header:
  *
- * Who writes each field shared by both (struct coupled_slot,
- * struct coupled_group; each variant lists its own):
- *   slot.member        membership changes only (while they stop rounds)
- *   slot.roster        membership changes only: the dense member list
- *   slot.request       the owner, per attempt
- *   slot.inside        the owner, around its call: the re-entry guard, and
- *                      what coupled_leave() waits on (a Dekker pair with
- *                      slot.member)
- *   slot.ctx           the execution context inside the slot's call (its
- *                      adapter id, 0 when none)
- *   members            membership changes
- *   barrier_count, barrier_sense, vote[2]   members in an action
+ *  1. state   before struct coupled_slot and struct coupled_group: the
+ *             variant declares its own members of them, the macros
+ *             COUPLED__PROTOCOL_SLOT and COUPLED__PROTOCOL_GROUP (each
+ *             possibly empty), and says who writes them;
+ *  2. round   once those structs are complete (this file's second part,
+ *             COUPLED_PROTOCOL_H): the variant defines
+ *             - coupled__run(), the round;
+ *             - coupled__protocol_init_group() and _init_slot(), its state
+ *               in coupled_group_init();
+ *             - coupled__protocol_idle(): nobody counts in a round and no
+ *               change runs (the word and prevent at rest);
+ *             - coupled__protocol_set_generation(), its state at a chosen
+ *               generation (for the test hook
+ *               coupled_group_set_generation(), coupled/group.h);
+ *             - coupled__membership_begin(), _end() and _joined()
+ *               (coupled/membership.h).
+ *             coupled/coupled.h and coupled/group.h use only these, never
+ *             the variant's name.
+ *
+ * Besides, this file holds what both share: the argument checks, the
+ * re-entry guard and the statistics of coupled_enter_opts() (commits and
+ * aborts, counted here by return code), the abort sources and the roster
+ * access.  Who writes each field: coupled/coupled.h for those it names,
+ * the variant's header for its own.
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
-#ifndef COUPLED_PROTOCOL_H
+#ifndef COUPLED_PROTOCOL_STATE_H
+/* The first inclusion: the variant's state, before coupled.h's structs. */
+#define COUPLED_PROTOCOL_STATE_H
+#if COUPLED_PROTOCOL_SETTLED
+#include "settled.h"
+#else
+#include "direct.h"
+#endif
+
+#elif !defined(COUPLED_PROTOCOL_H)
+/* The second: the round, once the structs are complete. */
 #define COUPLED_PROTOCOL_H
 
 /**
@@ -105,6 +125,7 @@ static inline int coupled__abort_reason(struct coupled_group *g, uint32_t self,
 	return 0;
 }
 
+/* The variant's round (its header's second part). */
 #if COUPLED_PROTOCOL_SETTLED
 #include "settled.h"
 #else
@@ -165,6 +186,11 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 		      COUPLED_RELAXED);
 #endif
 	ret = coupled__run(g, self, request, action, ctx, opts);
+	/* Every commit and abort, counted once (coupled/coupled.h). */
+	if (ret == COUPLED_COMMITTED)
+		COUPLED__STAT_INC(s, commits);
+	else if (ret > 0 && ret < COUPLED_ABORT_REASONS)
+		COUPLED__STAT_INC(s, aborts[ret]);
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	coupled_store(&s->ctx, 0u, COUPLED_RELAXED);
 #endif

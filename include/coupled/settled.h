@@ -37,7 +37,7 @@
  *             inside.
  *  5. exit    coupled__phase_exit(): only when every member has acknowledged
  *             the decision (the closer checks, then opens the exit gate) does
- *             anyone leave both halves of the word (coupled_word_done()),
+ *             anyone leave both halves of the word (coupled__word_done()),
  *             then each waits until no member is ready.  On restart
  *             everybody then starts again at phase 0.
  *
@@ -46,25 +46,45 @@
  * a round costs the same in a group of capacity 4 and of capacity 4,096.
  *
  * Irrevocable commit: the all-ready value is absorbing until the first
- * coupled_word_done(), and nobody reaches that before every member has seen
+ * coupled__word_done(), and nobody reaches that before every member has seen
  * the decision, so a slow member can never back out of a round the others
  * committed.
  *
- * Who writes each field of the settled protocol:
+ * The protocol's own state (COUPLED__PROTOCOL_SLOT and
+ * COUPLED__PROTOCOL_GROUP below), and who writes it (the fields
+ * coupled/coupled.h names are listed there); coupled_group_init() and the
+ * test hook coupled_group_set_generation() also write it, at rest:
  *   slot.poke_seq      any poker (an RMW)
  *   slot.poke_handled  the owner
  *   slot.ack           the owner; coupled_join() (the current generation)
- *   counts             every member (RMWs only, coupled/word.h)
- *   prevent            membership changes
- *   round_gen, round_outcome, round_param, exit_gate   the round's closer
+ *   round_outcome, exit_gate   the round's closer
+ *
+ * Two parts, as coupled/protocol.h includes this file twice: the state,
+ * before coupled/coupled.h's structs, and the round, once they are
+ * complete.
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
-#ifndef COUPLED_SETTLED_H
-#define COUPLED_SETTLED_H
-
-/* Only the protocol the build selects (coupled/adapter.h) has a body. */
+/* Only the protocol the build selects (coupled/protocol.h) has a body. */
 #if COUPLED_PROTOCOL_SETTLED
+
+#ifndef COUPLED_SETTLED_STATE_H
+#define COUPLED_SETTLED_STATE_H
+
+#include "word.h"
+
+/* The settled protocol's members of struct coupled_slot. */
+#define COUPLED__PROTOCOL_SLOT                                                \
+	coupled_atomic_u32 poke_seq;     /* pokes sent to this participant */ \
+	coupled_atomic_u32 poke_handled; /* the last poke_seq handled */      \
+	coupled_atomic_u32 ack; /* generation of the last decision seen */
+/* Its members of struct coupled_group. */
+#define COUPLED__PROTOCOL_GROUP                                   \
+	coupled_atomic_u32 round_outcome; /* the last decision */ \
+	coupled_atomic_u32 exit_gate;     /* generation whose exit is open */
+
+#elif defined(COUPLED_PROTOCOL_H) && !defined(COUPLED_SETTLED_H)
+#define COUPLED_SETTLED_H
 
 /* Decision of a round, published by its closer. */
 #define COUPLED__OUTCOME_COMMIT 1u
@@ -98,6 +118,74 @@ coupled__phase_action(struct coupled_group *g, uint32_t self, uint32_t n,
 		      uint32_t gen, coupled_action_fn action, void *ctx);
 static inline void coupled__phase_exit(struct coupled_group *g, uint32_t self,
 				       uint32_t n, bool closer, uint32_t gen);
+
+/**
+ * coupled__protocol_init_group() - initialise the settled state of a group
+ * @g: the group
+ *
+ * Context: coupled_group_init(), before the group is shared.
+ */
+static inline void coupled__protocol_init_group(struct coupled_group *g)
+{
+	coupled_atomic_init(&g->round_outcome, 0u);
+	coupled_atomic_init(&g->exit_gate, 0u);
+}
+
+/**
+ * coupled__protocol_init_slot() - initialise the settled state of a slot
+ * @s: the slot
+ *
+ * Context: coupled_group_init(), before the group is shared.
+ */
+static inline void coupled__protocol_init_slot(struct coupled_slot *s)
+{
+	coupled_atomic_init(&s->poke_seq, 0u);
+	coupled_atomic_init(&s->poke_handled, 0u);
+	coupled_atomic_init(&s->ack, 0u);
+}
+
+/**
+ * coupled__protocol_idle() - does nobody count and no change run?
+ * @g: the group
+ *
+ * Context: coupled_group_set_generation(), with the group not shared
+ * concurrently.
+ * Return: true if the word is 0 (nobody waiting or ready) and prevent is
+ * clear.
+ */
+static inline bool coupled__protocol_idle(struct coupled_group *g)
+{
+	/*
+	 * relaxed, both: the group is not shared concurrently (see Context);
+	 * the check only refuses a call that breaks that rule visibly.
+	 */
+	return !coupled_load(&g->counts, COUPLED_RELAXED) &&
+	       !coupled_load(&g->prevent, COUPLED_RELAXED);
+}
+
+/**
+ * coupled__protocol_set_generation() - the settled state at a generation
+ * @g: the group
+ * @generation: the generation of the last decided round
+ *
+ * Opens the exit gate at @generation and makes every member acknowledge
+ * it, as after a round decided at @generation; a non-member's
+ * acknowledgement is left as it is (coupled/group.h says why).
+ *
+ * Context: coupled_group_set_generation(), the group idle.
+ */
+static inline void coupled__protocol_set_generation(struct coupled_group *g,
+						    uint32_t generation)
+{
+	uint32_t i;
+
+	/* relaxed, all: as coupled__protocol_idle(). */
+	coupled_store(&g->exit_gate, generation, COUPLED_RELAXED);
+	for (i = 0; i < g->capacity; i++)
+		if (coupled_load(&g->slots[i].member, COUPLED_RELAXED))
+			coupled_store(&g->slots[i].ack, generation,
+				      COUPLED_RELAXED);
+}
 
 /**
  * coupled__poke() - wake a participant and count the poke
@@ -167,7 +255,7 @@ static inline bool coupled__handle_pokes(struct coupled_slot *s)
 		return false;
 	/*
 	 * relaxed: the closer reads it after the owner's acq_rel ready
-	 * increment, which publishes it (coupled_word_arrive_ready()).
+	 * increment, which publishes it (coupled__word_arrive_ready()).
 	 */
 	coupled_store(&s->poke_handled, seq, COUPLED_RELAXED);
 	return true;
@@ -201,13 +289,11 @@ static inline int coupled__phase_entry(struct coupled_group *g, uint32_t self,
 	/* relaxed: published to the closer by the arrival RMW (release). */
 	coupled_store(&s->request, request, COUPLED_RELAXED);
 	/* relaxed: a cheap early-out; the seq_cst check below decides. */
-	if (coupled_load(&g->prevent, COUPLED_RELAXED)) {
-		COUPLED__STAT_INC(s, aborts[COUPLED_ABORT_MEMBERSHIP]);
+	if (coupled_load(&g->prevent, COUPLED_RELAXED))
 		return COUPLED_ABORT_MEMBERSHIP;
-	}
 
 	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVE);
-	w = coupled_word_arrive_waiting(&g->counts);
+	w = coupled__word_arrive_waiting(&g->counts);
 	/* Every arrival counts, also one that then sees a change. */
 	COUPLED__STAT_INC(s, attempts);
 	/*
@@ -218,8 +304,7 @@ static inline int coupled__phase_entry(struct coupled_group *g, uint32_t self,
 	 * visible from here on, and stay stable while we count as waiting.
 	 */
 	if (coupled_load(&g->prevent, COUPLED_SEQ_CST)) {
-		coupled_word_leave_waiting(&g->counts);
-		COUPLED__STAT_INC(s, aborts[COUPLED_ABORT_MEMBERSHIP]);
+		coupled__word_leave_waiting(&g->counts);
 		return COUPLED_ABORT_MEMBERSHIP;
 	}
 	/*
@@ -228,7 +313,7 @@ static inline int coupled__phase_entry(struct coupled_group *g, uint32_t self,
 	 * removed participant aborts on prevent above and never gets here.
 	 */
 	if (!coupled_load(&s->member, COUPLED_RELAXED)) {
-		coupled_word_leave_waiting(&g->counts);
+		coupled__word_leave_waiting(&g->counts);
 		return COUPLED_ENOENT;
 	}
 	/* relaxed: stable while we count as waiting (see above). */
@@ -236,7 +321,7 @@ static inline int coupled__phase_entry(struct coupled_group *g, uint32_t self,
 	*members = n;
 
 	*poked = false;
-	if (coupled_word_waiting(w) == n) {
+	if (coupled__word_waiting(w) == n) {
 		/* The last arriver pokes the others and needs no poke itself. */
 		COUPLED_HOOK(g, self, COUPLED_HOOK_LAST_ARRIVER);
 		coupled__poke_members(g, self);
@@ -278,8 +363,7 @@ static inline int coupled__phase_waiting(struct coupled_group *g, uint32_t self,
 			g, self, opts, true,
 			coupled_load(&g->prevent, COUPLED_RELAXED) != 0);
 		if (reason) {
-			coupled_word_leave_waiting(&g->counts);
-			COUPLED__STAT_INC(s, aborts[reason]);
+			coupled__word_leave_waiting(&g->counts);
 			return reason;
 		}
 		/*
@@ -288,7 +372,7 @@ static inline int coupled__phase_waiting(struct coupled_group *g, uint32_t self,
 		 * it matters.
 		 */
 		c = coupled_load(&g->counts, COUPLED_RELAXED);
-		if (coupled_word_waiting(c) == n && poked)
+		if (coupled__word_waiting(c) == n && poked)
 			return COUPLED__NEXT_PHASE;
 		COUPLED_HOOK(g, self, COUPLED_HOOK_PHASE1_SLEEP);
 		coupled_adapter_wait(ag, &s->adapter, self, token,
@@ -328,8 +412,8 @@ static inline int coupled__phase_ready(struct coupled_group *g, uint32_t self,
 	 */
 	gen = coupled_load(&g->round_gen, COUPLED_RELAXED);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_READY);
-	*closer = coupled_word_arrive_ready(&g->counts) ==
-		  coupled_word_all_ready(n);
+	*closer = coupled__word_arrive_ready(&g->counts) ==
+		  coupled__word_all_ready(n);
 	if (*closer)
 		coupled__phase_decide(g, n, gen);
 
@@ -346,12 +430,11 @@ static inline int coupled__phase_ready(struct coupled_group *g, uint32_t self,
 			coupled_load(&g->prevent, COUPLED_RELAXED) != 0);
 		/* relaxed: a hint; the back-out below is the real check. */
 		c = coupled_load(&g->counts, COUPLED_RELAXED);
-		if (reason || coupled_word_waiting(c) != n) {
+		if (reason || coupled__word_waiting(c) != n) {
 			COUPLED_HOOK(g, self, COUPLED_HOOK_BACK_OUT);
-			if (coupled_word_back_out_ready(&g->counts, n)) {
+			if (coupled__word_back_out_ready(&g->counts, n)) {
 				if (reason) {
-					coupled_word_leave_waiting(&g->counts);
-					COUPLED__STAT_INC(s, aborts[reason]);
+					coupled__word_leave_waiting(&g->counts);
 					return reason;
 				}
 				COUPLED__STAT_INC(s, retries);
@@ -489,9 +572,9 @@ static inline void coupled__phase_exit(struct coupled_group *g, uint32_t self,
 	}
 
 	COUPLED_HOOK(g, self, COUPLED_HOOK_DONE);
-	coupled_word_done(&g->counts);
+	coupled__word_done(&g->counts);
 	/* acquire: pairs with the release in every member's done. */
-	while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {
+	while (coupled__word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {
 		COUPLED_HOOK(g, self, COUPLED_HOOK_EXIT_WAIT);
 		coupled_adapter_relax(&g->adapter);
 	}
@@ -544,10 +627,8 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 
 		outcome = coupled__phase_action(g, self, n, gen, action, ctx);
 		coupled__phase_exit(g, self, n, closer, gen);
-		if (outcome == COUPLED__OUTCOME_COMMIT) {
-			COUPLED__STAT_INC(s, commits);
+		if (outcome == COUPLED__OUTCOME_COMMIT)
 			return COUPLED_COMMITTED;
-		}
 		COUPLED__STAT_INC(s, restarts);
 	}
 }
@@ -579,7 +660,7 @@ static inline void coupled__membership_begin(struct coupled_group *g)
 	 * seq_cst: second half of the Dekker pair (it is also an acquire,
 	 * pairing with the release of leave-waiting and done).
 	 */
-	while (coupled_word_waiting(coupled_load(&g->counts, COUPLED_SEQ_CST)))
+	while (coupled__word_waiting(coupled_load(&g->counts, COUPLED_SEQ_CST)))
 		coupled_adapter_relax(&g->adapter);
 	COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_MEMBERSHIP);
 }
@@ -628,5 +709,5 @@ static inline void coupled__membership_joined(struct coupled_group *g,
 		      COUPLED_RELAXED);
 }
 
+#endif /* COUPLED_SETTLED_H, the round */
 #endif /* COUPLED_PROTOCOL_SETTLED */
-#endif /* COUPLED_SETTLED_H */

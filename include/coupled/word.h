@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * coupled/word.h - the packed waiting/ready word of the coupled protocol.
+ * coupled/word.h - the packed waiting/ready word of the settled protocol.
+ *
+ * Private to coupled/settled.h, which includes it; the direct protocol has
+ * its own word (coupled/direct.h).  Nothing here is part of the API: the
+ * names carry the library's private prefix (coupled__, COUPLED__).
  *
  * One unsigned 32-bit atomic word holds two 16-bit counts:
  *
@@ -32,61 +36,59 @@
 #include "types.h"
 
 /** Bits of the waiting half; the ready half starts here. */
-#define COUPLED_WAITING_BITS 16u
+#define COUPLED__WAITING_BITS 16u
 /** One waiting participant. */
-#define COUPLED_WAITING_ONE 1u
+#define COUPLED__WAITING_ONE 1u
 /** One ready participant. */
-#define COUPLED_READY_ONE (1u << COUPLED_WAITING_BITS)
+#define COUPLED__READY_ONE (1u << COUPLED__WAITING_BITS)
 /** Mask of the waiting half. */
-#define COUPLED_WAITING_MASK (COUPLED_READY_ONE - 1u)
-/** Largest member count the packed word can represent. */
-#define COUPLED_MAX_MEMBERS 65535u
+#define COUPLED__WAITING_MASK (COUPLED__READY_ONE - 1u)
 
 /**
- * coupled_word_waiting() - waiting count of a word value
+ * coupled__word_waiting() - waiting count of a word value
  * @w: a value read from the word
  *
  * Return: the low 16 bits.
  */
-static inline uint32_t coupled_word_waiting(uint32_t w)
+static inline uint32_t coupled__word_waiting(uint32_t w)
 {
-	return w & COUPLED_WAITING_MASK;
+	return w & COUPLED__WAITING_MASK;
 }
 
 /**
- * coupled_word_ready() - ready count of a word value
+ * coupled__word_ready() - ready count of a word value
  * @w: a value read from the word
  *
  * Return: the high 16 bits.
  */
-static inline uint32_t coupled_word_ready(uint32_t w)
+static inline uint32_t coupled__word_ready(uint32_t w)
 {
-	return w >> COUPLED_WAITING_BITS;
+	return w >> COUPLED__WAITING_BITS;
 }
 
 /**
- * coupled_word_all_ready() - the value of the word when all are ready
+ * coupled__word_all_ready() - the value of the word when all are ready
  * @members: member count, at most COUPLED_MAX_MEMBERS
  *
  * Every member waiting and every member ready: members | members << 16, a
  * bitwise OR (a logical one would make the value 1 and disable the guard in
- * coupled_word_back_out_ready()).
+ * coupled__word_back_out_ready()).
  *
  * Return: the packed all-ready value.
  */
-static inline uint32_t coupled_word_all_ready(uint32_t members)
+static inline uint32_t coupled__word_all_ready(uint32_t members)
 {
-	return members | (members << COUPLED_WAITING_BITS);
+	return members | (members << COUPLED__WAITING_BITS);
 }
 
 /**
- * coupled_word_arrive_waiting() - count the caller as waiting
+ * coupled__word_arrive_waiting() - count the caller as waiting
  * @word: the group's packed word
  *
  * Context: the caller is not yet counted in either half.
  * Return: the word's value just after the increment.
  */
-static inline uint32_t coupled_word_arrive_waiting(coupled_atomic_u32 *word)
+static inline uint32_t coupled__word_arrive_waiting(coupled_atomic_u32 *word)
 {
 	/*
 	 * seq_cst: pairs with the seq_cst prevent/counts accesses of a
@@ -95,34 +97,34 @@ static inline uint32_t coupled_word_arrive_waiting(coupled_atomic_u32 *word)
 	 * It is also a release, publishing the caller's request to the
 	 * closer.
 	 */
-	return coupled_fetch_add(word, COUPLED_WAITING_ONE, COUPLED_SEQ_CST) +
-	       COUPLED_WAITING_ONE;
+	return coupled_fetch_add(word, COUPLED__WAITING_ONE, COUPLED_SEQ_CST) +
+	       COUPLED__WAITING_ONE;
 }
 
 /**
- * coupled_word_leave_waiting() - stop counting the caller as waiting
+ * coupled__word_leave_waiting() - stop counting the caller as waiting
  * @word: the group's packed word
  *
  * Context: the caller is counted as waiting and not as ready.
  */
-static inline void coupled_word_leave_waiting(coupled_atomic_u32 *word)
+static inline void coupled__word_leave_waiting(coupled_atomic_u32 *word)
 {
 	/*
 	 * release: the caller's reads of the membership happen before a
 	 * membership change that sees waiting == 0 with its acquire load.
 	 */
-	(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE, COUPLED_RELEASE);
+	(void)coupled_fetch_sub(word, COUPLED__WAITING_ONE, COUPLED_RELEASE);
 }
 
 /**
- * coupled_word_arrive_ready() - count the caller as ready
+ * coupled__word_arrive_ready() - count the caller as ready
  * @word: the group's packed word
  *
  * Context: the caller is counted as waiting and not as ready.
  * Return: the word's value just after the increment; exactly one caller per
- * round sees coupled_word_all_ready() here: the round's closer.
+ * round sees coupled__word_all_ready() here: the round's closer.
  */
-static inline uint32_t coupled_word_arrive_ready(coupled_atomic_u32 *word)
+static inline uint32_t coupled__word_arrive_ready(coupled_atomic_u32 *word)
 {
 	/*
 	 * acq_rel: the release publishes this participant's request and its
@@ -130,12 +132,12 @@ static inline uint32_t coupled_word_arrive_ready(coupled_atomic_u32 *word)
 	 * increment completes the word, see every other member's (they are
 	 * all earlier in the word's release sequence).
 	 */
-	return coupled_fetch_add(word, COUPLED_READY_ONE, COUPLED_ACQ_REL) +
-	       COUPLED_READY_ONE;
+	return coupled_fetch_add(word, COUPLED__READY_ONE, COUPLED_ACQ_REL) +
+	       COUPLED__READY_ONE;
 }
 
 /**
- * coupled_word_back_out_ready() - stop counting the caller as ready, unless
+ * coupled__word_back_out_ready() - stop counting the caller as ready, unless
  *                                 every member is ready
  * @word: the group's packed word
  * @members: the member count of the caller's round
@@ -145,12 +147,12 @@ static inline uint32_t coupled_word_arrive_ready(coupled_atomic_u32 *word)
  *
  * Context: the caller is counted as ready.
  * Return: true if the caller is no longer ready; false if the word equalled
- * coupled_word_all_ready(@members) and nothing changed.
+ * coupled__word_all_ready(@members) and nothing changed.
  */
-static inline bool coupled_word_back_out_ready(coupled_atomic_u32 *word,
-					       uint32_t members)
+static inline bool coupled__word_back_out_ready(coupled_atomic_u32 *word,
+						uint32_t members)
 {
-	const uint32_t all = coupled_word_all_ready(members);
+	const uint32_t all = coupled__word_all_ready(members);
 	/* relaxed: only a first guess for the CAS below, which re-checks. */
 	uint32_t old = coupled_load(word, COUPLED_RELAXED);
 
@@ -164,7 +166,7 @@ static inline bool coupled_word_back_out_ready(coupled_atomic_u32 *word,
 		 * leaving for good goes through a release leave-waiting.  As
 		 * an RMW it still continues the word's release sequence.
 		 */
-		if (coupled_cas(word, &old, old - COUPLED_READY_ONE,
+		if (coupled_cas(word, &old, old - COUPLED__READY_ONE,
 				COUPLED_RELAXED, COUPLED_RELAXED))
 			return true;
 	}
@@ -172,7 +174,7 @@ static inline bool coupled_word_back_out_ready(coupled_atomic_u32 *word,
 }
 
 /**
- * coupled_word_done() - leave both halves in one atomic operation
+ * coupled__word_done() - leave both halves in one atomic operation
  * @word: the group's packed word
  *
  * Used after the shared action and after a lost-wake restart.  A single
@@ -181,14 +183,14 @@ static inline bool coupled_word_back_out_ready(coupled_atomic_u32 *word,
  *
  * Context: the caller is counted as waiting and as ready.
  */
-static inline void coupled_word_done(coupled_atomic_u32 *word)
+static inline void coupled__word_done(coupled_atomic_u32 *word)
 {
 	/*
 	 * release: pairs with the acquire load of the exit wait
-	 * (coupled_word_ready() == 0) and of a membership change, so the
+	 * (coupled__word_ready() == 0) and of a membership change, so the
 	 * caller's action happens before whatever they do next.
 	 */
-	(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE | COUPLED_READY_ONE,
+	(void)coupled_fetch_sub(word, COUPLED__WAITING_ONE | COUPLED__READY_ONE,
 				COUPLED_RELEASE);
 }
 

@@ -19,6 +19,9 @@
 #include <string.h>
 
 #include "variant.h"
+/* The settled word's helpers (private to settled.h; both builds compile
+ * the settled scenarios). */
+#include "coupled/word.h"
 #define ORACLE_MAX_MEMBERS 4096u /* the sparse roster's capacity */
 #include "oracle.h"
 
@@ -340,7 +343,7 @@ static void scenario_lost_poke_restart(void)
 	/* B comes back as the last arriver and pokes A again. */
 	stepctl_permit(B);
 	stepctl_expect(B, COUPLED_HOOK_READY);
-	CHECK_EQ(coupled_word_waiting(word()), 3);
+	CHECK_EQ(coupled__word_waiting(word()), 3);
 
 	/* A goes ready with that poke pending; then B completes the word. */
 	stepctl_release(A, COUPLED_HOOK_READY);
@@ -400,7 +403,7 @@ static void scenario_irrevocable_commit(void)
 	stepctl_break(A, COUPLED_HOOK_DECIDED, 1);
 	stepctl_release(A, COUPLED_HOOK_READY);
 	stepctl_expect(A, COUPLED_HOOK_DECIDED);
-	CHECK_EQ(word(), coupled_word_all_ready(2));
+	CHECK_EQ(word(), coupled__word_all_ready(2));
 
 	/*
 	 * B's back-out comes too late: it must commit.  (A cannot leave the
@@ -410,7 +413,7 @@ static void scenario_irrevocable_commit(void)
 	stepctl_break(B, COUPLED_HOOK_DECIDED, 1);
 	stepctl_release(B, COUPLED_HOOK_BACK_OUT);
 	stepctl_expect(B, COUPLED_HOOK_DECIDED);
-	CHECK_EQ(word(), coupled_word_all_ready(2));
+	CHECK_EQ(word(), coupled__word_all_ready(2));
 	stepctl_release(B, COUPLED_HOOK_DECIDED);
 	stepctl_release(A, COUPLED_HOOK_DECIDED);
 	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
@@ -488,7 +491,7 @@ static void scenario_late_back_out(void)
 	stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
 	stepctl_release(A, COUPLED_HOOK_READY);
 	stepctl_expect(C, COUPLED_HOOK_DECIDED);
-	CHECK_EQ(word(), coupled_word_all_ready(3));
+	CHECK_EQ(word(), coupled__word_all_ready(3));
 
 	/* A and C run the action and try to leave; B has not acknowledged. */
 	stepctl_break(C, COUPLED_HOOK_GATE_WAIT, 1);
@@ -896,7 +899,7 @@ static void wrap_slow_member(enum wrap_history history, int point)
 		go_ready(B);
 		stepctl_release(A, COUPLED_HOOK_READY);
 		stepctl_expect(B, COUPLED_HOOK_DECIDED);
-		CHECK_EQ(word(), coupled_word_all_ready(3));
+		CHECK_EQ(word(), coupled__word_all_ready(3));
 		/* A must wait for C, turn after turn, while C is stopped. */
 		for (i = 0; i < 3; i++) {
 			at = stepctl_wait_at(A, leaving);
@@ -905,7 +908,7 @@ static void wrap_slow_member(enum wrap_history history, int point)
 			CHECK_EQ(at, COUPLED_HOOK_GATE_WAIT);
 			stepctl_resume(A);
 		}
-		CHECK_EQ(word(), coupled_word_all_ready(3));
+		CHECK_EQ(word(), coupled__word_all_ready(3));
 		break;
 	case COUPLED_HOOK_DECIDED:
 	case COUPLED_HOOK_DONE:

@@ -16,7 +16,19 @@
 #define TEST_FORCED_PROTOCOL (COUPLED_PROTOCOL_DIRECT ? "direct" : "settled")
 #endif
 
+/*
+ * The hook points run unit_hook() (test_stats_exact() scripts calls with
+ * it); it does nothing unless a script armed it for the group.
+ */
+#include <stdint.h>
+struct coupled_group;
+static void unit_hook(struct coupled_group *g, uint32_t self, int point);
+#define COUPLED_HOOK(group, self, point) \
+	unit_hook((group), (self), (int)(point))
+
 #include "coupled/coupled.h"
+/* The settled word's helpers, private to settled.h: tested in both builds. */
+#include "coupled/word.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -42,12 +54,12 @@ static uint32_t word_value(coupled_atomic_u32 *w)
 static void test_word_layout(void)
 {
 	TEST_CASE("word_layout");
-	CHECK_EQ(coupled_word_waiting(0x00030005u), 5);
-	CHECK_EQ(coupled_word_ready(0x00030005u), 3);
-	CHECK_EQ(coupled_word_waiting(0xffffffffu), 0xffff);
-	CHECK_EQ(coupled_word_ready(0xffffffffu), 0xffff);
-	CHECK_EQ(coupled_word_waiting(0xffff0000u), 0);
-	CHECK_EQ(coupled_word_ready(0x0000ffffu), 0);
+	CHECK_EQ(coupled__word_waiting(0x00030005u), 5);
+	CHECK_EQ(coupled__word_ready(0x00030005u), 3);
+	CHECK_EQ(coupled__word_waiting(0xffffffffu), 0xffff);
+	CHECK_EQ(coupled__word_ready(0xffffffffu), 0xffff);
+	CHECK_EQ(coupled__word_waiting(0xffff0000u), 0);
+	CHECK_EQ(coupled__word_ready(0x0000ffffu), 0);
 }
 
 /*
@@ -57,11 +69,11 @@ static void test_word_layout(void)
 static void test_word_all_ready(void)
 {
 	TEST_CASE("word_all_ready");
-	CHECK_EQ(coupled_word_all_ready(1), 0x00010001u);
-	CHECK_EQ(coupled_word_all_ready(2), 0x00020002u);
-	CHECK_EQ(coupled_word_all_ready(3), 0x00030003u);
-	CHECK_EQ(coupled_word_all_ready(0x8000u), 0x80008000u);
-	CHECK_EQ(coupled_word_all_ready(COUPLED_MAX_MEMBERS), 0xffffffffu);
+	CHECK_EQ(coupled__word_all_ready(1), 0x00010001u);
+	CHECK_EQ(coupled__word_all_ready(2), 0x00020002u);
+	CHECK_EQ(coupled__word_all_ready(3), 0x00030003u);
+	CHECK_EQ(coupled__word_all_ready(0x8000u), 0x80008000u);
+	CHECK_EQ(coupled__word_all_ready(COUPLED_MAX_MEMBERS), 0xffffffffu);
 }
 
 static void test_word_arrive_leave(void)
@@ -70,13 +82,13 @@ static void test_word_arrive_leave(void)
 
 	TEST_CASE("word_arrive_leave");
 	coupled_atomic_init(&w, 0u);
-	CHECK_EQ(coupled_word_arrive_waiting(&w), 1);
-	CHECK_EQ(coupled_word_arrive_waiting(&w), 2);
-	CHECK_EQ(coupled_word_arrive_ready(&w), 0x00010002u);
-	CHECK(coupled_word_back_out_ready(&w, 3));
+	CHECK_EQ(coupled__word_arrive_waiting(&w), 1);
+	CHECK_EQ(coupled__word_arrive_waiting(&w), 2);
+	CHECK_EQ(coupled__word_arrive_ready(&w), 0x00010002u);
+	CHECK(coupled__word_back_out_ready(&w, 3));
 	CHECK_EQ(word_value(&w), 2);
-	coupled_word_leave_waiting(&w);
-	coupled_word_leave_waiting(&w);
+	coupled__word_leave_waiting(&w);
+	coupled__word_leave_waiting(&w);
 	CHECK_EQ(word_value(&w), 0);
 }
 
@@ -89,22 +101,22 @@ static void test_word_boundaries(void)
 	TEST_CASE("word_boundaries");
 	coupled_atomic_init(&w, 0u);
 	for (i = 0; i < COUPLED_MAX_MEMBERS; i++)
-		v = coupled_word_arrive_waiting(&w);
+		v = coupled__word_arrive_waiting(&w);
 	CHECK_EQ(v, 0x0000ffffu);
-	CHECK_EQ(coupled_word_ready(v), 0);
+	CHECK_EQ(coupled__word_ready(v), 0);
 	for (i = 0; i < COUPLED_MAX_MEMBERS - 1; i++)
-		v = coupled_word_arrive_ready(&w);
+		v = coupled__word_arrive_ready(&w);
 	CHECK_EQ(v, 0xfffeffffu);
-	CHECK(v != coupled_word_all_ready(COUPLED_MAX_MEMBERS));
+	CHECK(v != coupled__word_all_ready(COUPLED_MAX_MEMBERS));
 	/* The last ready arrival reaches all-ready exactly. */
-	v = coupled_word_arrive_ready(&w);
-	CHECK_EQ(v, coupled_word_all_ready(COUPLED_MAX_MEMBERS));
+	v = coupled__word_arrive_ready(&w);
+	CHECK_EQ(v, coupled__word_all_ready(COUPLED_MAX_MEMBERS));
 	/* All-ready is absorbing: no back-out. */
-	CHECK(!coupled_word_back_out_ready(&w, COUPLED_MAX_MEMBERS));
+	CHECK(!coupled__word_back_out_ready(&w, COUPLED_MAX_MEMBERS));
 	CHECK_EQ(word_value(&w), 0xffffffffu);
 	/* done leaves both halves at once, down to zero. */
 	for (i = 0; i < COUPLED_MAX_MEMBERS; i++)
-		coupled_word_done(&w);
+		coupled__word_done(&w);
 	CHECK_EQ(word_value(&w), 0);
 }
 
@@ -115,14 +127,14 @@ static void test_word_back_out_guard(void)
 	TEST_CASE("word_back_out_guard");
 	/* 3 members, all waiting, 2 ready: backing out is allowed. */
 	coupled_atomic_init(&w, 0x00020003u);
-	CHECK(coupled_word_back_out_ready(&w, 3));
+	CHECK(coupled__word_back_out_ready(&w, 3));
 	CHECK_EQ(word_value(&w), 0x00010003u);
 	/* 3 members all ready: refused, word unchanged. */
 	coupled_store(&w, 0x00030003u, COUPLED_RELAXED);
-	CHECK(!coupled_word_back_out_ready(&w, 3));
+	CHECK(!coupled__word_back_out_ready(&w, 3));
 	CHECK_EQ(word_value(&w), 0x00030003u);
 	/* After one member's done the word is no longer all-ready. */
-	coupled_word_done(&w);
+	coupled__word_done(&w);
 	CHECK_EQ(word_value(&w), 0x00020002u);
 }
 
@@ -482,6 +494,185 @@ static void test_stats(void)
 #else
 	CHECK_EQ(coupled_stats_read(&g, &st), COUPLED_EOPNOTSUPP);
 	CHECK_EQ(st.commits, 0);
+#endif
+}
+
+/* ---- statistics, pinned for each variant ------------------------------ */
+
+/*
+ * One thread plays two participants: at a hook point of one call, the
+ * script runs another call to its end, or makes the first call's
+ * should_abort fire, so every step happens at a fixed point.
+ */
+enum script_step {
+	SCRIPT_OFF,
+	SCRIPT_POKE_SELF,     /* at READY of 0: poke 0 (settled: a restart) */
+	SCRIPT_NESTED_CALL,   /* at PHASE1_SLEEP of 0: run 1's call */
+	SCRIPT_ABORT_1_READY, /* (in that call) at READY of 1: abort 1 */
+	SCRIPT_ABORT_0,       /* at PHASE1_SLEEP of 0: abort 0 */
+	SCRIPT_CALL_IN_CHANGE /* at MEMBERSHIP of a changer: run 0's call */
+};
+
+static struct coupled_group *script_group;
+static enum script_step script_step;
+static bool script_abort[2]; /* what participant i's should_abort says */
+static int script_nested;    /* what the call run from a hook returned */
+
+static bool script_should_abort(void *arg, uint32_t self)
+{
+	(void)arg;
+	return self < 2 && script_abort[self];
+}
+
+static void unit_hook(struct coupled_group *g, uint32_t self, int point)
+{
+	struct coupled_abort_opts opts;
+
+	if (!g || g != script_group)
+		return;
+	switch (script_step) {
+	case SCRIPT_POKE_SELF:
+		if (self == 0 && point == COUPLED_HOOK_READY) {
+			script_step = SCRIPT_OFF;
+#if COUPLED_PROTOCOL_SETTLED
+			/* A poke that 0 has not handled when the round is
+			 * decided: the lost-wake check restarts the round. */
+			coupled__poke(g, 0);
+#endif
+		}
+		break;
+	case SCRIPT_NESTED_CALL:
+		if (self == 0 && point == COUPLED_HOOK_PHASE1_SLEEP) {
+			memset((void *)&opts, 0, sizeof(opts));
+			opts.should_abort = script_should_abort;
+			script_step = SCRIPT_ABORT_1_READY;
+			script_nested = coupled_enter_opts(
+				g, 1, 1, count_action, NULL, &opts);
+			script_step = SCRIPT_OFF;
+			script_abort[0] = true;
+			(void)coupled_group_kick(g);
+		}
+		break;
+	case SCRIPT_ABORT_1_READY:
+		if (self == 1 && point == COUPLED_HOOK_READY)
+			script_abort[1] = true;
+		break;
+	case SCRIPT_ABORT_0:
+		if (self == 0 && point == COUPLED_HOOK_PHASE1_SLEEP) {
+			script_step = SCRIPT_OFF;
+			script_abort[0] = true;
+			(void)coupled_group_kick(g);
+		}
+		break;
+	case SCRIPT_CALL_IN_CHANGE:
+		if (self == g->capacity && point == COUPLED_HOOK_MEMBERSHIP) {
+			script_step = SCRIPT_OFF;
+			script_nested =
+				coupled_enter(g, 0, 1, count_action, NULL);
+		}
+		break;
+	case SCRIPT_OFF: break;
+	}
+}
+
+/*
+ * What each variant counts (struct coupled_stats), in a script where every
+ * counter that can move in that variant moves, and every field must equal
+ * an exact number:
+ *  1. 0 alone, a poke pending at its ready step: settled restarts the
+ *     round once (2 attempts, 1 restart), then commits; direct has no
+ *     ready step and commits at once.
+ *  2. 1 joins; 0 waits for it, and 1's call runs at 0's rest.  settled:
+ *     1 completes "all waiting", goes ready, and its should_abort fires
+ *     there: a ready-phase abort; then 0's fires in the waiting phase.
+ *     direct: 1's arrival completes the count, both commit.
+ *  3. 0 waits for 1, which does not come; 0's should_abort fires: a
+ *     phase-1 abort (settled) or a withdrawal (direct).
+ *  4. A leave of 1 holds the group (prevent; stop); a call of 0 meanwhile
+ *     gives up before it arrives: no attempt.
+ *  5. 0's should_abort fires from the start: settled polls it after the
+ *     arrival (an attempt), direct before (none).
+ *  6. Errors are no abort: 1 is no member, and a bad request.
+ */
+static void test_stats_exact(void)
+{
+	struct coupled_group g;
+	struct coupled_slot slots[2];
+	struct coupled_stats st;
+	struct coupled_abort_opts opts;
+
+	TEST_CASE("stats_exact");
+	CHECK_EQ(coupled_group_init(&g, slots, 2, 1, NULL), 0);
+	memset((void *)&opts, 0, sizeof(opts));
+	opts.should_abort = script_should_abort;
+	script_group = &g;
+	script_abort[0] = script_abort[1] = false;
+	action_runs = 0;
+
+	/* 1. */
+	script_step = SCRIPT_POKE_SELF;
+	CHECK_EQ(coupled_enter(&g, 0, 1, count_action, NULL),
+		 COUPLED_COMMITTED);
+	/* 2. */
+	CHECK_EQ(coupled_join(&g, 1), 0);
+	script_step = SCRIPT_NESTED_CALL;
+	script_nested = 999;
+	CHECK_EQ(coupled_enter_opts(&g, 0, 1, count_action, NULL, &opts),
+		 COUPLED_PROTOCOL_SETTLED ? COUPLED_ABORT_CALLER
+					  : COUPLED_COMMITTED);
+	CHECK_EQ(script_nested, COUPLED_PROTOCOL_SETTLED ? COUPLED_ABORT_CALLER
+							 : COUPLED_COMMITTED);
+	/* 3. */
+	script_abort[0] = script_abort[1] = false;
+	script_step = SCRIPT_ABORT_0;
+	CHECK_EQ(coupled_enter_opts(&g, 0, 1, count_action, NULL, &opts),
+		 COUPLED_ABORT_CALLER);
+	/* 4. */
+	script_abort[0] = false;
+	script_step = SCRIPT_CALL_IN_CHANGE;
+	script_nested = 999;
+	CHECK_EQ(coupled_leave(&g, 1), 0);
+	CHECK_EQ(script_nested, COUPLED_ABORT_MEMBERSHIP);
+	/* 5. */
+	script_step = SCRIPT_OFF;
+	script_abort[0] = true;
+	CHECK_EQ(coupled_enter_opts(&g, 0, 1, count_action, NULL, &opts),
+		 COUPLED_ABORT_CALLER);
+	/* 6. */
+	CHECK_EQ(coupled_enter(&g, 1, 1, count_action, NULL), COUPLED_ENOENT);
+	CHECK_EQ(coupled_enter(&g, 0, -1, count_action, NULL), COUPLED_EINVAL);
+	script_group = NULL;
+	CHECK(test_group_at_rest(&g));
+	CHECK_EQ(action_runs, COUPLED_PROTOCOL_SETTLED ? 1 : 3);
+
+#ifdef COUPLED_STATS
+	CHECK_EQ(coupled_stats_read(&g, &st), 0);
+	printf("   attempts %u, commits %u, aborts %u/%u/%u/%u, retries %u, "
+	       "restarts %u\n",
+	       (unsigned)st.attempts, (unsigned)st.commits,
+	       (unsigned)st.aborts[COUPLED_ABORT_WORK],
+	       (unsigned)st.aborts[COUPLED_ABORT_MEMBERSHIP],
+	       (unsigned)st.aborts[COUPLED_ABORT_CALLER],
+	       (unsigned)st.aborts[COUPLED_ABORT_TIMEOUT], (unsigned)st.retries,
+	       (unsigned)st.restarts);
+#if COUPLED_PROTOCOL_SETTLED
+	CHECK_EQ(st.attempts, 2 + 2 + 1 + 1);
+	CHECK_EQ(st.commits, 1);
+	CHECK_EQ(st.aborts[COUPLED_ABORT_CALLER], 2 + 1 + 1);
+	CHECK_EQ(st.restarts, 1);
+#else
+	CHECK_EQ(st.attempts, 1 + 2 + 1);
+	CHECK_EQ(st.commits, 1 + 2);
+	CHECK_EQ(st.aborts[COUPLED_ABORT_CALLER], 1 + 1);
+	CHECK_EQ(st.restarts, 0);
+#endif
+	CHECK_EQ(st.aborts[COUPLED_ABORT_WORK], 0);
+	CHECK_EQ(st.aborts[COUPLED_ABORT_MEMBERSHIP], 1);
+	CHECK_EQ(st.aborts[COUPLED_ABORT_TIMEOUT], 0);
+	/* One participant's call runs at a time here: nobody backs out. */
+	CHECK_EQ(st.retries, 0);
+#else
+	CHECK_EQ(coupled_stats_read(&g, &st), COUPLED_EOPNOTSUPP);
 #endif
 }
 
@@ -923,6 +1114,7 @@ int main(void)
 	test_vote_single();
 	test_abort_sources_alone();
 	test_stats();
+	test_stats_exact();
 	test_generation_wrap();
 	test_misuse();
 	test_strerror();

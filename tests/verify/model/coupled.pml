@@ -302,7 +302,7 @@ attempt:
 		:: else -> skip
 		fi;
 #endif
-		/* coupled__phase_entry: coupled_word_arrive_waiting (seq_cst RMW).
+		/* coupled__phase_entry: coupled__word_arrive_waiting (seq_cst RMW).
 		 * Without MEMBERSHIP the member count is constant, so its load
 		 * is folded in here. */
 		atomic {
@@ -389,7 +389,7 @@ waiting:
 		goto waiting;
 
 abort_waiting:
-		/* coupled__phase_waiting/_ready: coupled_word_leave_waiting (release RMW), and
+		/* coupled__phase_waiting/_ready: coupled__word_leave_waiting (release RMW), and
 		 * return the abort */
 		atomic {
 			word = word - WAITING_ONE;
@@ -399,7 +399,7 @@ abort_waiting:
 
 ready:
 		/* coupled__phase_ready: relaxed load of round_gen, then
-		 * coupled_word_arrive_ready (acq_rel RMW): the caller whose
+		 * coupled__word_arrive_ready (acq_rel RMW): the caller whose
 		 * increment completes the word is the closer.  (Folded into one
 		 * step: no round is decided without this increment.) */
 		atomic {
@@ -467,7 +467,7 @@ ready_spin:
 		fi;
 
 back_out:
-		/* coupled__phase_ready: coupled_word_back_out_ready (CAS loop that
+		/* coupled__phase_ready: coupled__word_back_out_ready (CAS loop that
 		 * refuses at the all-ready value) */
 		atomic {
 #ifdef MUTANT_NO_GUARD
@@ -530,7 +530,7 @@ decided:
 		word = word - READY_ONE;
 		word = word - WAITING_ONE;
 #else
-		/* coupled__phase_exit: coupled_word_done (one release RMW) */
+		/* coupled__phase_exit: coupled__word_done (one release RMW) */
 		word = word - (WAITING_ONE + READY_ONE);
 #endif
 		/* coupled__phase_exit: acquire wait until the ready half is 0; then

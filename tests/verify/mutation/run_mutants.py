@@ -130,6 +130,7 @@ DOMAIN_MEMBERSHIP_H = "include/coupled/domain_membership.h"
 # checks.
 DOMAIN_FILES = (DOMAIN_H, DOMAIN_CALL_H, DOMAIN_MEMBERSHIP_H)
 GROUP_H = "include/coupled/group.h"
+STATS_H = "include/coupled/stats.h"
 
 # The protocol variants (coupled/protocol.h), as the compile definition that
 # forces each.  Every check of the core is built once per variant it runs.
@@ -168,8 +169,8 @@ LOGIC_MUTANTS = [
     ("seed_logical_or",
      "all-ready value computed with || as in the 2012 seed",
      WORD_H,
-     "return members | (members << COUPLED_WAITING_BITS);",
-     "return members || (members << COUPLED_WAITING_BITS);"),
+     "return members | (members << COUPLED__WAITING_BITS);",
+     "return members || (members << COUPLED__WAITING_BITS);"),
     ("no_back_out_guard",
      "back out of ready even when every member is ready",
      WORD_H,
@@ -178,8 +179,8 @@ LOGIC_MUTANTS = [
     ("no_wait_for_poke",
      "leave phase 1 on 'all waiting' without having been poked",
      SETTLED_H,
-     "if (coupled_word_waiting(c) == n && poked)",
-     "if (coupled_word_waiting(c) == n)"),
+     "if (coupled__word_waiting(c) == n && poked)",
+     "if (coupled__word_waiting(c) == n)"),
     ("no_lost_poke_restart",
      "the closer ignores pokes still pending (commits anyway)",
      SETTLED_H,
@@ -188,10 +189,10 @@ LOGIC_MUTANTS = [
     ("done_split_wrong_order",
      "done as two RMWs, waiting first, then ready",
      WORD_H,
-     "(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE | COUPLED_READY_ONE,\n"
+     "(void)coupled_fetch_sub(word, COUPLED__WAITING_ONE | COUPLED__READY_ONE,\n"
      "\t\t\t\tCOUPLED_RELEASE);",
-     "(void)coupled_fetch_sub(word, COUPLED_WAITING_ONE, COUPLED_RELEASE);\n"
-     "\t(void)coupled_fetch_sub(word, COUPLED_READY_ONE, COUPLED_RELEASE);"),
+     "(void)coupled_fetch_sub(word, COUPLED__WAITING_ONE, COUPLED_RELEASE);\n"
+     "\t(void)coupled_fetch_sub(word, COUPLED__READY_ONE, COUPLED_RELEASE);"),
     ("no_exit_gate",
      "members leave without waiting for the closer's exit gate",
      SETTLED_H,
@@ -205,8 +206,8 @@ LOGIC_MUTANTS = [
     ("no_exit_wait",
      "leave the round without waiting for ready to reach 0",
      SETTLED_H,
-     "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {",
-     "while (coupled_word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))"
+     "while (coupled__word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))) {",
+     "while (coupled__word_ready(coupled_load(&g->counts, COUPLED_ACQUIRE))"
      " && 0) {"),
     ("no_prevent_recheck",
      "arrive without re-checking prevent after counting as waiting",
@@ -249,6 +250,33 @@ LOGIC_MUTANTS = [
      "\t/* Every arrival counts, also one that then sees a change. */\n"
      "\tCOUPLED__STAT_INC(s, attempts);",
      "\t(void)0;"),
+    # --- the statistics (protocol.h, stats.h; pinned by the unit test
+    # stats_exact for each variant) ---
+    ("stats_commits_not_counted",
+     "COUPLED_STATS counts no commit",
+     PROTOCOL_H,
+     "\t\tCOUPLED__STAT_INC(s, commits);",
+     "\t\t(void)0;"),
+    ("stats_aborts_not_counted",
+     "COUPLED_STATS counts no abort",
+     PROTOCOL_H,
+     "\t\tCOUPLED__STAT_INC(s, aborts[ret]);",
+     "\t\t(void)0;"),
+    ("stats_restarts_read_from_retries",
+     "coupled_stats_read() reports the retries counter as restarts",
+     STATS_H,
+     "out->restarts += coupled_load(&st->restarts, COUPLED_RELAXED);",
+     "out->restarts += coupled_load(&st->retries, COUPLED_RELAXED);"),
+    ("stats_restarts_not_counted",
+     "settled: COUPLED_STATS counts no lost-wake restart",
+     SETTLED_H,
+     "\t\tCOUPLED__STAT_INC(s, restarts);",
+     "\t\t(void)s;"),
+    ("direct_attempts_not_counted",
+     "direct: COUPLED_STATS counts no arrival",
+     DIRECT_H,
+     "\tCOUPLED__STAT_INC(s, attempts);",
+     "\t(void)0;"),
     # --- the roster (membership.h, both protocols) ---
     ("roster_remove_keeps_last",
      "coupled_leave() does not move the roster's last entry into the hole"
@@ -282,9 +310,9 @@ LOGIC_MUTANTS = [
      " the early look nor the arrival's word is checked for stop)",
      DIRECT_H,
      ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & COUPLED__DIRECT_STOP)"
-      " {",
+      "\n",
       "\tif ((w & COUPLED__DIRECT_STOP) || !mine) {"],
-     ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & 0) {",
+     ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & 0)\n",
       "\tif (!mine) {"]),
     ("direct_arrival_ignores_stop_late",
      "an arrival ignores stop in the word it counted in (only the"
@@ -297,9 +325,9 @@ LOGIC_MUTANTS = [
      " with work pending completes and commits the round)",
      DIRECT_H,
      "\tret = coupled__abort_reason(g, self, opts, true, false);\n"
-     "\tif (ret) {",
+     "\tif (ret)\n",
      "\tret = coupled__abort_reason(g, self, opts, true, false);\n"
-     "\tif (0 && ret) {"),
+     "\tif (0 && ret)\n"),
     ("direct_poll_ignores_deadline",
      "the poll before the arrival does not look at the deadline (a last"
      " arriver whose deadline has passed completes and commits the round)",

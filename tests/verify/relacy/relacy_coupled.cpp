@@ -90,6 +90,9 @@ static void relacy_hook(struct coupled_group *g, uint32_t self, int point);
 	relacy_hook((group), (self), (int)(point))
 
 #include <coupled/coupled.h>
+/* The settled word's helpers (private to settled.h), for the invariant
+ * checked in both builds. */
+#include <coupled/word.h>
 
 namespace
 {
@@ -351,7 +354,7 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 	void on_membership()
 	{
 		/* Nobody waiting: nobody ready either, no round still open. */
-		RL_ASSERT(coupled_word_ready(coupled_load(
+		RL_ASSERT(coupled__word_ready(coupled_load(
 				  &g.counts, COUPLED_RELAXED)) == 0);
 		for (unsigned j = 0; j < N; j++) {
 			unsigned k = nact[j]($);
@@ -433,9 +436,9 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		/* The packed word's invariant: every ready one is waiting. */
 		if (point == COUPLED_HOOK_EXIT_WAIT) {
 			uint32_t w = coupled_load(&g.counts, COUPLED_RELAXED);
-			RL_ASSERT(coupled_word_ready(w) <=
-				  coupled_word_waiting(w));
-			RL_ASSERT(coupled_word_waiting(w) <= N);
+			RL_ASSERT(coupled__word_ready(w) <=
+				  coupled__word_waiting(w));
+			RL_ASSERT(coupled__word_waiting(w) <= N);
 		}
 		/* After done, before the call returns: ordered by inside. */
 		if (point == COUPLED_HOOK_EXITED)
