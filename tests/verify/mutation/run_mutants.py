@@ -48,9 +48,9 @@ check/variant (unit/direct, relacy/settled, ...):
              trees, quick mode (the domains under Relacy; skipped as relacy)
   domain_c   the domain C tests with the pthread adapter: the stress
              (tests/core/domain/test_domain_stress.c) on a 2-level tree, a
-             3-level one and a 3-level one with churn, and every scenario
-             of test_domain_scenario.c (domain_scenarios.def) with futex
-             and condvar
+             3-level one, a 3-level one with churn and a 2-level one with a
+             changer thread, and every scenario of test_domain_scenario.c
+             (domain_scenarios.def) with futex and condvar
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
   wait       tests/core/deadline/test_adapter_wait.c: the pthread adapter's
              futex and condvar sleeps end at their deadline (pthread
@@ -935,7 +935,9 @@ def domain_scenario_names():
 
 
 # Each C test with the runs the check makes of it (a smaller share of the
-# ctest rows: 2- and 3-level trees, the churn, every scenario per strategy).
+# ctest rows: 2- and 3-level trees, the churn, a changer thread (a thread
+# that is no core takes cores out and back while they call), every scenario
+# per strategy).
 DOMAIN_C_TESTS = {
     "tests/core/domain/test_domain_stress.c": [
         ["--clusters", "2,2", "--leaf", "0", "--strategy", "futex",
@@ -944,6 +946,8 @@ DOMAIN_C_TESTS = {
          "--calls", "3000", "--seed", "4"],
         ["--clusters", "4,4", "--leaf", "2", "--strategy", "futex",
          "--calls", "5000", "--churn", "--seed", "5"],
+        ["--clusters", "2,2", "--leaf", "0", "--strategy", "futex",
+         "--calls", "5000", "--changer", "--seed", "6"],
     ],
     "tests/core/domain/test_domain_scenario.c": [
         [name, strategy]
