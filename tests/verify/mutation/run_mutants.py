@@ -901,6 +901,16 @@ def run(cmd, timeout, env=None):
                    "exit status %d" % p.returncode)
 
 
+# The Relacy programs' optimization: -Og, not the ctest builds' -O1.  Relacy
+# simulates every atomic and plain access itself, so the executions it
+# explores, and what it reports, do not depend on the level (the quick runs
+# of relacy_coupled, relacy_domain and the adapters' programs print the same
+# at -O0, -Og and -O1); -Og compiles in about 60% of -O1's time and runs a
+# full program 10 to 40% slower, and a mutant pays one build per program but
+# mostly a short run (it stops at its first failing run, its recorded
+# killer's run first).
+RELACY_OPT = "-Og"
+
 # The adapters' Relacy programs: source, adapter include directory, extra
 # includes.  The kernel atomics back-end is checked by the Linux adapter's.
 ADAPTER_RELACY = {
@@ -958,9 +968,13 @@ DOMAIN_C_TESTS = {
 
 # The stress check: threaded rounds with aborts, work and membership
 # changes, every committed round checked (tests/core/stress/test_stress.c);
-# one run per line below, each a kill if it fails or hangs (30 s; they take
-# a few seconds).  Futex only: spinning threads on a loaded machine can
-# exceed the limit unmutated.
+# one run per line below, each a kill if it fails or hangs (STRESS_LIMIT_S;
+# they take a few seconds).  Futex only: spinning threads on a loaded
+# machine can exceed the limit unmutated.  The limit is 120 s, not 30: on a
+# 2-core machine loaded 8 times over (other test runs), the unmutated
+# --changer run went past 30 s in the baseline, and a mutant that is only
+# slow there would be a false kill.
+STRESS_LIMIT_S = 120
 STRESS_ARGS = ["--threads", "4", "--rounds", "20000", "--abort-pct", "10",
                "--work-pct", "10"]
 # The arm_model check: the deadline application on the event model, one
@@ -979,6 +993,44 @@ def verdict(ok, why):
     if ok is None:
         return "skip", why
     return ("pass", "") if ok else ("fail", why)
+
+
+def relacy_runs(exe, shapes, timeout, env=None, first=None):
+    """Run a Relacy program's checks one at a time; (status, detail, run).
+
+    What "exe all" runs, one process per run: every name of "exe list",
+    with each of shapes (the participant counts or trees, [[]] for the
+    adapters' programs, whose runs take a name only), in that order but the
+    run first (a key as returned) first.  It stops at the first failing run
+    (a kill needs only one), which it returns as its key; a run that exits
+    77 skipped.  timeout bounds the whole program, as for one "all" run.
+    """
+    deadline = time.time() + timeout
+    try:
+        p = subprocess.run([exe, "list"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=60, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return "fail", "%s list: timed out" % os.path.basename(exe), ""
+    names = p.stdout.decode(errors="replace").split()
+    if p.returncode != 0 or not names:
+        return "fail", "%s list: exit status %d" % (
+            os.path.basename(exe), p.returncode), ""
+    runs = [[n] + shape for n in names for shape in shapes]
+    runs.sort(key=lambda r: ":".join(r) != first)
+    ran = 0
+    for r in runs:
+        left = deadline - time.time()
+        if left <= 0:
+            return "fail", "timed out after %d s" % timeout, ":".join(r)
+        ok, why = run([exe] + r, left, env)
+        if ok is None:
+            continue
+        if not ok:
+            return "fail", why, ":".join(r)
+        ran += 1
+    if not ran:
+        return "skip", "every run of %s skipped" % os.path.basename(exe), ""
+    return "pass", "", ""
 
 
 def variant_define(variant):
@@ -1054,11 +1106,11 @@ class Checks:
                 return "fail", "%s: %s" % (label, why)
         return "pass", ""
 
-    def relacy_program(self, copy, work, header):
-        """Build and run one adapter's Relacy program; (status, detail)."""
+    def relacy_program(self, copy, work, header, first=None):
+        """Build and run one adapter's Relacy program; (status, detail, run)."""
         src, adir, extra = ADAPTER_RELACY[header]
         exe = os.path.join(work, os.path.basename(src).replace(".cpp", ""))
-        cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+        cmd = [self.cxx, "-std=c++17", RELACY_OPT, "-g0", "-w",
                "-I", os.path.join(copy, "include"),
                "-I", os.path.join(copy, adir)]
         for d in extra:
@@ -1067,9 +1119,8 @@ class Checks:
                 os.path.join(ROOT, src), "-o", exe]
         ok, why = run(cmd, 600)
         if not ok:
-            return "fail", "build: " + why
-        ok, why = run([exe, "all"], 900)
-        return verdict(ok, why)
+            return "fail", "build: " + why, ""
+        return relacy_runs(exe, [[]], 900, first=first)
 
     def domain_c(self, copy, work, variant):
         """The domain C tests present in the tree; (status, detail)."""
@@ -1100,8 +1151,13 @@ class Checks:
                 os.path.basename(s) for s in DOMAIN_C_TESTS)
         return "pass", ""
 
-    def check(self, name, copy, work, mutant):
-        """Return (status, detail): status is pass, fail or skip."""
+    def check(self, name, copy, work, mutant, first=None):
+        """Return (status, detail[, run]): status is pass, fail or skip.
+
+        The Relacy checks (relacy, domain, adapter) run their programs one
+        run at a time, first the run keyed first (a killer map's), and say
+        which run failed (run, its key).
+        """
         base, _, variant = name.partition("/")
         if base not in ("adapter", "wait", "arm_model") and \
                 variant not in VARIANTS:
@@ -1152,7 +1208,7 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             for extra in STRESS_RUNS:
-                ok, why = run([exe] + STRESS_ARGS + extra, 30)
+                ok, why = run([exe] + STRESS_ARGS + extra, STRESS_LIMIT_S)
                 if ok is None:
                     return "skip", why
                 if not ok:
@@ -1173,7 +1229,7 @@ class Checks:
             return "skip", self.relacy_why
         if base == "domain":
             exe = os.path.join(work, "relacy-domain-" + tag)
-            cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+            cmd = [self.cxx, "-std=c++17", RELACY_OPT, "-g0", "-w",
                    variant_define(variant),
                    "-I", os.path.join(copy, "include"),
                    "-I", os.path.join(ROOT, "tests/verify/relacy"),
@@ -1182,11 +1238,10 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             env = dict(os.environ, COUPLED_RELACY_QUICK="1")
-            ok, why = run([exe, "all"], 600, env)
-            return verdict(ok, why)
+            return relacy_runs(exe, [["1+1"], ["2+1"]], 600, env, first)
         if base == "relacy":
             exe = os.path.join(work, "relacy-" + tag)
-            cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+            cmd = [self.cxx, "-std=c++17", RELACY_OPT, "-g0", "-w",
                    variant_define(variant),
                    "-I", os.path.join(copy, "include"),
                    "-I", os.path.join(ROOT, "tests/verify/relacy"), self.relacy,
@@ -1195,16 +1250,15 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             env = dict(os.environ, COUPLED_RELACY_QUICK="1")
-            ok, why = run([exe, "all"], 900, env)
-            return verdict(ok, why)
+            return relacy_runs(exe, [["2p"], ["3p"]], 900, env, first)
         if base == "adapter":
             headers = ([mutant["file"]] if mutant and
                        mutant["file"] in ADAPTER_RELACY
                        else ADAPTER_PROGRAMS)
             for header in headers:
-                status, detail = self.relacy_program(copy, work, header)
-                if status != "pass":
-                    return status, detail
+                res = self.relacy_program(copy, work, header, first)
+                if res[0] != "pass":
+                    return res
             return "pass", ""
         raise ValueError(name)
 
@@ -1255,27 +1309,33 @@ KILLERS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 
 
 def read_killers():
-    """{mutant: check} from the killer map; {} if there is none."""
+    """{mutant: (check, run)} from the killer map; {} if there is none.
+
+    run is the key of the Relacy run that failed ("scenario:3p", ...), ""
+    for the other checks.
+    """
     killers = {}
     if not os.path.exists(KILLERS_FILE):
         return killers
     with open(KILLERS_FILE, encoding="utf-8") as f:
         for line in f:
             fields = line.split("#", 1)[0].split()
-            if len(fields) == 2:
-                killers[fields[0]] = fields[1]
+            if len(fields) in (2, 3):
+                killers[fields[0]] = (fields[1], (fields + [""])[2])
     return killers
 
 
 def write_killers(killers):
-    """Write the killer map, one "mutant check" line each, sorted."""
+    """Write the killer map, one "mutant check [run]" line each, sorted."""
     with open(KILLERS_FILE, "w", encoding="utf-8") as f:
         f.write("# The killer map of run_mutants.py: per mutant, the check that\n"
-                "# killed it in the last full run; it runs first.  Regenerate\n"
-                "# with: python3 tests/verify/mutation/run_mutants.py"
+                "# killed it in the last full run and, for a Relacy check, the\n"
+                "# run that failed; they run first.  Regenerate with:\n"
+                "#   python3 tests/verify/mutation/run_mutants.py"
                 " --update-killers\n")
         for name in sorted(killers):
-            f.write("%s %s\n" % (name, killers[name]))
+            f.write(" ".join((name,) + tuple(
+                x for x in killers[name] if x)) + "\n")
 
 
 def killer_first(order, recorded):
@@ -1285,26 +1345,36 @@ def killer_first(order, recorded):
     return order
 
 
-def evaluate(checks, mutant, order, all_checks, keep):
+def evaluate(checks, mutant, order, all_checks, keep, first=None):
+    """Run the checks of order against a copy with the mutant applied.
+
+    first: (check, run), the recorded killer; that check runs that run
+    first.  The result's killers are the failing checks, runs their
+    failing runs' keys.
+    """
     work = tempfile.mkdtemp(prefix="coupled-mutant-")
     copy = os.path.join(work, "src")
     for d in ("include", "adapters"):
         shutil.copytree(os.path.join(ROOT, d), os.path.join(copy, d))
     result = {"mutant": mutant, "killers": [], "detail": "", "skipped": [],
-              "details": {},
+              "details": {}, "runs": {},
               "seconds": 0.0}
     start = time.time()
     try:
         if mutant:
             apply_mutant(mutant, copy)
         for name in order:
-            status, detail = checks.check(name, copy, work, mutant)
+            res = checks.check(name, copy, work, mutant,
+                               first[1] if first and first[0] == name
+                               else None)
+            status, detail = res[0], res[1]
             if status == "skip":
                 result["skipped"].append(name)
                 continue
             if status == "fail":
                 result["killers"].append(name)
                 result["details"][name] = detail
+                result["runs"][name] = res[2] if len(res) > 2 else ""
                 if not result["detail"]:
                     result["detail"] = detail
                 if mutant and not all_checks:
@@ -1382,7 +1452,7 @@ def main():
     def order_of(m):
         order = checks.names() if args.all_checks else \
             killer_first(check_order(m, args.variants),
-                         killers.get(m["name"]))
+                         killers.get(m["name"], ("", ""))[0])
         return [c for c in order if c not in without]
     if checks.relacy is None:
         print("mutation: relacy check skipped: %s" % checks.relacy_why)
@@ -1416,7 +1486,8 @@ def main():
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = [ex.submit(evaluate, checks, m, order_of(m),
-                          args.all_checks, args.keep) for m in mutants]
+                          args.all_checks, args.keep, killers.get(m["name"]))
+                for m in mutants]
         for m, fut in zip(mutants, futs):
             r = fut.result()
             results.append(r)
@@ -1426,19 +1497,28 @@ def main():
                                               r["seconds"], r["detail"]),
                   flush=True)
 
-    hits = sum(1 for r in results if r["killers"] and
-               killers.get(r["mutant"]["name"]) == r["killers"][0])
+    def first_kill(r):
+        """(check, run) of the check that killed r first."""
+        k = r["killers"][0]
+        return (k, r["runs"].get(k, ""))
+    hits = [r for r in results if r["killers"] and
+            killers.get(r["mutant"]["name"], ("", ""))[0] == r["killers"][0]]
+    run_hits = sum(1 for r in hits
+                   if killers[r["mutant"]["name"]] == first_kill(r))
     misses = [r["mutant"]["name"] for r in results
               if r["killers"] and r["mutant"]["name"] in killers and
-              killers[r["mutant"]["name"]] != r["killers"][0]]
+              r not in hits]
     unmapped = [r["mutant"]["name"] for r in results
                 if r["mutant"]["name"] not in killers]
+    hit_rate = ""
     if not args.all_checks:
+        hit_rate = "killer map hit rate %.0f%% (%d of %d)" % (
+            100.0 * len(hits) / len(results) if results else 0.0,
+            len(hits), len(results))
         print("mutation: killer map: %d of %d mutants killed by their"
-              " recorded killer (hit rate %.0f%%), %d missed%s, %d without"
-              " an entry%s" % (
-                  hits, len(results),
-                  100.0 * hits / len(results) if results else 0.0,
+              " recorded killer first (%d of them by its recorded run),"
+              " %d missed%s, %d without an entry%s" % (
+                  len(hits), len(results), run_hits,
                   len(misses), (" (" + " ".join(misses) + ")") if misses
                   else "", len(unmapped),
                   "; refresh with --update-killers"
@@ -1446,7 +1526,7 @@ def main():
     if args.update_killers:
         for r in results:
             if r["killers"]:
-                killers[r["mutant"]["name"]] = r["killers"][0]
+                killers[r["mutant"]["name"]] = first_kill(r)
             else:
                 killers.pop(r["mutant"]["name"], None)
         names = {m["name"] for m in logic_mutants() + order_mutants()}
@@ -1485,9 +1565,10 @@ def main():
             print("%-48s %s" % (r["mutant"]["name"],
                                 ", ".join(r["killers"]) or "SURVIVED"))
     print("\nmutation: %d mutants, %d killed, %d survived (%d of them "
-          "known open items), %.0f s"
+          "known open items), %.0f s%s"
           % (len(results), len(results) - len(survivors) - len(known),
-             len(survivors) + len(known), len(known), time.time() - t0))
+             len(survivors) + len(known), len(known), time.time() - t0,
+             ", " + hit_rate if hit_rate else ""))
     return 1 if survivors else 0
 
 
