@@ -80,8 +80,11 @@ mutants adapter, then arm_model.  By default a mutant stops at its first
 failing check; --all-checks runs every check on every mutant.
 
 The killer map (killers.txt beside this script) records, per mutant, the
-check that killed it last: that check runs first, then the others in the
-order above, so a map that misses costs time, never a kill.  Each run
+check that killed it last and, for a Relacy check, the run that failed
+(scenario:2p, scenario:2+1, an adapter program's check): that check runs
+first, that run first in it, then the others in the order above, so a map
+that misses costs time, never a kill.  The Relacy checks run their program
+one run at a time (the runs of "all") and stop at the first failing one.  Each run
 prints the map's hit rate; --update-killers rewrites the map from the run
 (do so when a run reports misses or mutants without an entry).  The
 baseline's checks run in parallel, --jobs at a time.
@@ -968,13 +971,17 @@ DOMAIN_C_TESTS = {
 
 # The stress check: threaded rounds with aborts, work and membership
 # changes, every committed round checked (tests/core/stress/test_stress.c);
-# one run per line below, each a kill if it fails or hangs (STRESS_LIMIT_S;
-# they take a few seconds).  Futex only: spinning threads on a loaded
-# machine can exceed the limit unmutated.  The limit is 120 s, not 30: on a
-# 2-core machine loaded 8 times over (other test runs), the unmutated
-# --changer run went past 30 s in the baseline, and a mutant that is only
-# slow there would be a false kill.
-STRESS_LIMIT_S = 120
+# one run per line below, each a kill if it fails or hangs.  Futex only:
+# spinning threads on a loaded machine can exceed the limit unmutated.
+# A hang: STRESS_HANG_X times the slowest unmutated run of the baseline, at
+# least STRESS_LIMIT_S (they take a few seconds; several mutants are killed
+# by the limit, so it is kept short).  On a 2-core machine loaded 8 times
+# over by other test runs the unmutated --changer run went past 30 s: there
+# the limit grows with the baseline (whose own runs get
+# STRESS_BASELINE_LIMIT_S), so that a mutant that is only slow is no kill.
+STRESS_LIMIT_S = 30
+STRESS_HANG_X = 10
+STRESS_BASELINE_LIMIT_S = 300
 STRESS_ARGS = ["--threads", "4", "--rounds", "20000", "--abort-pct", "10",
                "--work-pct", "10"]
 # The arm_model check: the deadline application on the event model, one
@@ -1051,6 +1058,10 @@ class Checks:
         self.cc = args.cc
         self.cxx = args.cxx
         self.variants = args.variants
+        # The stress runs' limit for mutants (set from the baseline), and
+        # the baseline's stress runs' times.
+        self.stress_limit = STRESS_LIMIT_S
+        self.stress_base = []
         self.relacy = None
         self.relacy_why = ""
         src = os.path.join(ROOT, "tests/verify/relacy/relacy_coupled.cpp")
@@ -1208,7 +1219,12 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             for extra in STRESS_RUNS:
-                ok, why = run([exe] + STRESS_ARGS + extra, STRESS_LIMIT_S)
+                start = time.time()
+                ok, why = run([exe] + STRESS_ARGS + extra,
+                              self.stress_limit if mutant else
+                              STRESS_BASELINE_LIMIT_S)
+                if not mutant:
+                    self.stress_base.append(time.time() - start)
                 if ok is None:
                     return "skip", why
                 if not ok:
@@ -1482,6 +1498,12 @@ def main():
         print("mutation: check %s SKIPPED on the unmodified tree (it can"
               " kill no mutant)" % name)
     print("mutation: baseline passes every check (%.0f s)" % base["seconds"])
+    if checks.stress_base:
+        checks.stress_limit = max(STRESS_LIMIT_S, int(
+            STRESS_HANG_X * max(checks.stress_base) + 0.5))
+        print("mutation: stress runs: a hang past %d s (the slowest"
+              " unmutated run took %.1f s)" % (checks.stress_limit,
+                                               max(checks.stress_base)))
 
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
