@@ -1366,29 +1366,33 @@ def read_killers():
     """{mutant: (check, run)} from the killer map; {} if there is none.
 
     run is the key of the Relacy run that failed ("scenario:3p", ...), ""
-    for the other checks.
+    for the other checks.  The fields are tab separated: a mutant's name
+    can hold a space ("...:smp_mb removed").
     """
     killers = {}
     if not os.path.exists(KILLERS_FILE):
         return killers
     with open(KILLERS_FILE, encoding="utf-8") as f:
         for line in f:
-            fields = line.split("#", 1)[0].split()
-            if len(fields) in (2, 3):
+            if line.startswith("#"):
+                continue
+            fields = [x.strip() for x in line.rstrip("\n").split("\t")]
+            if len(fields) in (2, 3) and all(fields):
                 killers[fields[0]] = (fields[1], (fields + [""])[2])
     return killers
 
 
 def write_killers(killers):
-    """Write the killer map, one "mutant check [run]" line each, sorted."""
+    """Write the killer map, one "mutant<TAB>check[<TAB>run]" line each."""
     with open(KILLERS_FILE, "w", encoding="utf-8") as f:
         f.write("# The killer map of run_mutants.py: per mutant, the check that\n"
                 "# killed it in the last full run and, for a Relacy check, the\n"
-                "# run that failed; they run first.  Regenerate with:\n"
+                "# run that failed; they run first.  Tab separated.\n"
+                "# Regenerate with:\n"
                 "#   python3 tests/verify/mutation/run_mutants.py"
                 " --update-killers\n")
         for name in sorted(killers):
-            f.write(" ".join((name,) + tuple(
+            f.write("\t".join((name,) + tuple(
                 x for x in killers[name] if x)) + "\n")
 
 
