@@ -1015,7 +1015,7 @@ struct run_config {
 
 /* Whether this build has the runs of N participants, EXTRA changers. */
 #ifdef COUPLED_RELACY_ONLY_N
-#define SHAPE_BUILT(n, extra)                                                  \
+#define SHAPE_BUILT(n, extra) \
 	((n) == COUPLED_RELACY_ONLY_N && (extra) == COUPLED_RELACY_ONLY_EXTRA)
 #else
 #define SHAPE_BUILT(n, extra) true
