@@ -48,9 +48,9 @@ check/variant (unit/direct, relacy/settled, ...):
              trees, quick mode (the domains under Relacy; skipped as relacy)
   domain_c   the domain C tests with the pthread adapter: the stress
              (tests/core/domain/test_domain_stress.c) on a 2-level tree, a
-             3-level one and a 3-level one with churn, and every scenario
-             of test_domain_scenario.c (domain_scenarios.def) with futex
-             and condvar
+             3-level one, a 3-level one with churn and a 2-level one with a
+             changer thread, and every scenario of test_domain_scenario.c
+             (domain_scenarios.def) with futex and condvar
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
   wait       tests/core/deadline/test_adapter_wait.c: the pthread adapter's
              futex and condvar sleeps end at their deadline (pthread
@@ -80,8 +80,11 @@ mutants adapter, then arm_model.  By default a mutant stops at its first
 failing check; --all-checks runs every check on every mutant.
 
 The killer map (killers.txt beside this script) records, per mutant, the
-check that killed it last: that check runs first, then the others in the
-order above, so a map that misses costs time, never a kill.  Each run
+check that killed it last and, for a Relacy check, the run that failed
+(scenario:2p, scenario:2+1, an adapter program's check): that check runs
+first, that run first in it, then the others in the order above, so a map
+that misses costs time, never a kill.  The Relacy checks run their program
+one run at a time (the runs of "all") and stop at the first failing one.  Each run
 prints the map's hit rate; --update-killers rewrites the map from the run
 (do so when a run reports misses or mutants without an entry).  The
 baseline's checks run in parallel, --jobs at a time.
@@ -929,6 +932,16 @@ def run(cmd, timeout, env=None):
                    "exit status %d" % p.returncode)
 
 
+# The Relacy programs' optimization: -Og, not the ctest builds' -O1.  Relacy
+# simulates every atomic and plain access itself, so the executions it
+# explores, and what it reports, do not depend on the level (the quick runs
+# of relacy_coupled, relacy_domain and the adapters' programs print the same
+# at -O0, -Og and -O1); -Og compiles in about 60% of -O1's time and runs a
+# full program 10 to 40% slower, and a mutant pays one build per program but
+# mostly a short run (it stops at its first failing run, its recorded
+# killer's run first).
+RELACY_OPT = "-Og"
+
 # The adapters' Relacy programs: source, adapter include directory, extra
 # includes.  The kernel atomics back-end is checked by the Linux adapter's.
 ADAPTER_RELACY = {
@@ -944,6 +957,8 @@ ADAPTER_RELACY = {
 ADAPTER_RELACY[KATOMIC_H] = ADAPTER_RELACY[LINUX_H]
 # One of each program, for mutants of the core.
 ADAPTER_PROGRAMS = [PTHREAD_H, ARM_H, RISCV_H, LINUX_H]
+# The core's Relacy scenarios, with their changer threads (relacy_shape()).
+RELACY_SCENARIO_LIST = "tests/verify/relacy/relacy_scenarios.def"
 # The domains' Relacy program, and their C tests (each run if present).
 DOMAIN_RELACY = "tests/verify/relacy/relacy_domain.cpp"
 # The domain scenarios: the one list that test_domain_scenario.c and
@@ -963,7 +978,9 @@ def domain_scenario_names():
 
 
 # Each C test with the runs the check makes of it (a smaller share of the
-# ctest rows: 2- and 3-level trees, the churn, every scenario per strategy).
+# ctest rows: 2- and 3-level trees, the churn, a changer thread (a thread
+# that is no core takes cores out and back while they call), every scenario
+# per strategy).
 DOMAIN_C_TESTS = {
     "tests/core/domain/test_domain_stress.c": [
         ["--clusters", "2,2", "--leaf", "0", "--strategy", "futex",
@@ -972,6 +989,8 @@ DOMAIN_C_TESTS = {
          "--calls", "3000", "--seed", "4"],
         ["--clusters", "4,4", "--leaf", "2", "--strategy", "futex",
          "--calls", "5000", "--churn", "--seed", "5"],
+        ["--clusters", "2,2", "--leaf", "0", "--strategy", "futex",
+         "--calls", "5000", "--changer", "--seed", "6"],
     ],
     "tests/core/domain/test_domain_scenario.c": [
         [name, strategy]
@@ -982,9 +1001,17 @@ DOMAIN_C_TESTS = {
 
 # The stress check: threaded rounds with aborts, work and membership
 # changes, every committed round checked (tests/core/stress/test_stress.c);
-# one run per line below, each a kill if it fails or hangs (30 s; they take
-# a few seconds).  Futex only: spinning threads on a loaded machine can
-# exceed the limit unmutated.
+# one run per line below, each a kill if it fails or hangs.  Futex only:
+# spinning threads on a loaded machine can exceed the limit unmutated.
+# A hang: STRESS_HANG_X times the slowest unmutated run of the baseline, at
+# least STRESS_LIMIT_S (they take a few seconds; several mutants are killed
+# by the limit, so it is kept short).  On a 2-core machine loaded 8 times
+# over by other test runs the unmutated --changer run went past 30 s: there
+# the limit grows with the baseline (whose own runs get
+# STRESS_BASELINE_LIMIT_S), so that a mutant that is only slow is no kill.
+STRESS_LIMIT_S = 30
+STRESS_HANG_X = 10
+STRESS_BASELINE_LIMIT_S = 300
 STRESS_ARGS = ["--threads", "4", "--rounds", "20000", "--abort-pct", "10",
                "--work-pct", "10"]
 # The arm_model check: the deadline application on the event model, one
@@ -1005,6 +1032,69 @@ def verdict(ok, why):
     return ("pass", "") if ok else ("fail", why)
 
 
+def relacy_runs(exe, shapes, timeout, env=None, first=None):
+    """Run a Relacy program's checks one at a time; (status, detail, run).
+
+    What "exe all" runs, one process per run: every name of "exe list",
+    with each of shapes (the participant counts or trees, [[]] for the
+    adapters' programs, whose runs take a name only), in that order but the
+    run first (a key as returned) first.  It stops at the first failing run
+    (a kill needs only one), which it returns as its key; a run that exits
+    77 skipped.  timeout bounds the whole program, as for one "all" run.
+    """
+    deadline = time.time() + timeout
+    try:
+        p = subprocess.run([exe, "list"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=60, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return "fail", "%s list: timed out" % os.path.basename(exe), ""
+    names = p.stdout.decode(errors="replace").split()
+    if p.returncode != 0 or not names:
+        return "fail", "%s list: exit status %d" % (
+            os.path.basename(exe), p.returncode), ""
+    runs = [[n] + shape for n in names for shape in shapes]
+    runs.sort(key=lambda r: ":".join(r) != first)
+    ran = 0
+    for r in runs:
+        left = deadline - time.time()
+        if left <= 0:
+            return "fail", "timed out after %d s" % timeout, ":".join(r)
+        ok, why = run([exe] + r, left, env)
+        if ok is None:
+            continue
+        if not ok:
+            return "fail", why, ":".join(r)
+        ran += 1
+    if not ran:
+        return "skip", "every run of %s skipped" % os.path.basename(exe), ""
+    return "pass", "", ""
+
+
+def relacy_shape(key):
+    """The compile options of a relacy_coupled build of just key's run.
+
+    key: "scenario:2p" or "scenario:3p" (a killer map's run); the shape is
+    the participant count and the scenario's changer threads (the third
+    field of relacy_scenarios.def), or the publish test's own.  None when
+    key names no such run.
+    """
+    m = re.match(r"^(\w+):([23])p$", key or "")
+    if not m:
+        return None
+    if m.group(1) == "publish":
+        n, extra = 0, 0
+    else:
+        with open(os.path.join(ROOT, RELACY_SCENARIO_LIST),
+                  encoding="utf-8") as f:
+            found = re.search(r"^SCENARIO\(\w+, %s, (\d+)," % m.group(1),
+                              f.read(), re.M)
+        if not found:
+            return None
+        n, extra = int(m.group(2)), min(int(found.group(1)), 1)
+    return ["-DCOUPLED_RELACY_ONLY_N=%d" % n,
+            "-DCOUPLED_RELACY_ONLY_EXTRA=%d" % extra]
+
+
 def variant_define(variant):
     """The compiler option that forces a protocol variant."""
     return "-D%s=1" % VARIANTS[variant]
@@ -1023,6 +1113,10 @@ class Checks:
         self.cc = args.cc
         self.cxx = args.cxx
         self.variants = args.variants
+        # The stress runs' limit for mutants (set from the baseline), and
+        # the baseline's stress runs' times.
+        self.stress_limit = STRESS_LIMIT_S
+        self.stress_base = []
         self.relacy = None
         self.relacy_why = ""
         src = os.path.join(ROOT, "tests/verify/relacy/relacy_coupled.cpp")
@@ -1078,11 +1172,11 @@ class Checks:
                 return "fail", "%s: %s" % (label, why)
         return "pass", ""
 
-    def relacy_program(self, copy, work, header):
-        """Build and run one adapter's Relacy program; (status, detail)."""
+    def relacy_program(self, copy, work, header, first=None):
+        """Build and run one adapter's Relacy program; (status, detail, run)."""
         src, adir, extra = ADAPTER_RELACY[header]
         exe = os.path.join(work, os.path.basename(src).replace(".cpp", ""))
-        cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+        cmd = [self.cxx, "-std=c++17", RELACY_OPT, "-g0", "-w",
                "-I", os.path.join(copy, "include"),
                "-I", os.path.join(copy, adir)]
         for d in extra:
@@ -1091,9 +1185,8 @@ class Checks:
                 os.path.join(ROOT, src), "-o", exe]
         ok, why = run(cmd, 600)
         if not ok:
-            return "fail", "build: " + why
-        ok, why = run([exe, "all"], 900)
-        return verdict(ok, why)
+            return "fail", "build: " + why, ""
+        return relacy_runs(exe, [[]], 900, first=first)
 
     def domain_c(self, copy, work, variant):
         """The domain C tests present in the tree; (status, detail)."""
@@ -1124,8 +1217,13 @@ class Checks:
                 os.path.basename(s) for s in DOMAIN_C_TESTS)
         return "pass", ""
 
-    def check(self, name, copy, work, mutant):
-        """Return (status, detail): status is pass, fail or skip."""
+    def check(self, name, copy, work, mutant, first=None):
+        """Return (status, detail[, run]): status is pass, fail or skip.
+
+        The Relacy checks (relacy, domain, adapter) run their programs one
+        run at a time, first the run keyed first (a killer map's), and say
+        which run failed (run, its key).
+        """
         base, _, variant = name.partition("/")
         if base not in ("adapter", "wait", "arm_model") and \
                 variant not in VARIANTS:
@@ -1176,7 +1274,12 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             for extra in STRESS_RUNS:
-                ok, why = run([exe] + STRESS_ARGS + extra, 30)
+                start = time.time()
+                ok, why = run([exe] + STRESS_ARGS + extra,
+                              self.stress_limit if mutant else
+                              STRESS_BASELINE_LIMIT_S)
+                if not mutant:
+                    self.stress_base.append(time.time() - start)
                 if ok is None:
                     return "skip", why
                 if not ok:
@@ -1197,7 +1300,7 @@ class Checks:
             return "skip", self.relacy_why
         if base == "domain":
             exe = os.path.join(work, "relacy-domain-" + tag)
-            cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+            cmd = [self.cxx, "-std=c++17", RELACY_OPT, "-g0", "-w",
                    variant_define(variant),
                    "-I", os.path.join(copy, "include"),
                    "-I", os.path.join(ROOT, "tests/verify/relacy"),
@@ -1206,29 +1309,38 @@ class Checks:
             if not ok:
                 return "fail", "build: " + why
             env = dict(os.environ, COUPLED_RELACY_QUICK="1")
-            ok, why = run([exe, "all"], 600, env)
-            return verdict(ok, why)
+            return relacy_runs(exe, [["1+1"], ["2+1"]], 600, env, first)
         if base == "relacy":
             exe = os.path.join(work, "relacy-" + tag)
-            cmd = [self.cxx, "-std=c++17", "-O1", "-g0", "-w",
+            cmd = [self.cxx, "-std=c++17", RELACY_OPT, "-g0", "-w",
                    variant_define(variant),
                    "-I", os.path.join(copy, "include"),
                    "-I", os.path.join(ROOT, "tests/verify/relacy"), self.relacy,
                    "-o", exe]
+            env = dict(os.environ, COUPLED_RELACY_QUICK="1")
+            shape = relacy_shape(first)
+            if shape:
+                # The recorded killer run alone, in a build of its shape
+                # (about half the build); a pass, a skip or a build error
+                # there goes on to the whole program, where it counts.
+                ok, why = run(cmd[:-2] + shape + ["-o", exe + "-one"], 600)
+                if ok:
+                    ok, why = run([exe + "-one"] + first.split(":"), 900,
+                                  env)
+                    if ok is False:
+                        return "fail", why, first
             ok, why = run(cmd, 600)
             if not ok:
                 return "fail", "build: " + why
-            env = dict(os.environ, COUPLED_RELACY_QUICK="1")
-            ok, why = run([exe, "all"], 900, env)
-            return verdict(ok, why)
+            return relacy_runs(exe, [["2p"], ["3p"]], 900, env, first)
         if base == "adapter":
             headers = ([mutant["file"]] if mutant and
                        mutant["file"] in ADAPTER_RELACY
                        else ADAPTER_PROGRAMS)
             for header in headers:
-                status, detail = self.relacy_program(copy, work, header)
-                if status != "pass":
-                    return status, detail
+                res = self.relacy_program(copy, work, header, first)
+                if res[0] != "pass":
+                    return res
             return "pass", ""
         raise ValueError(name)
 
@@ -1279,27 +1391,37 @@ KILLERS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 
 
 def read_killers():
-    """{mutant: check} from the killer map; {} if there is none."""
+    """{mutant: (check, run)} from the killer map; {} if there is none.
+
+    run is the key of the Relacy run that failed ("scenario:3p", ...), ""
+    for the other checks.  The fields are tab separated: a mutant's name
+    can hold a space ("...:smp_mb removed").
+    """
     killers = {}
     if not os.path.exists(KILLERS_FILE):
         return killers
     with open(KILLERS_FILE, encoding="utf-8") as f:
         for line in f:
-            fields = line.split("#", 1)[0].split()
-            if len(fields) == 2:
-                killers[fields[0]] = fields[1]
+            if line.startswith("#"):
+                continue
+            fields = [x.strip() for x in line.rstrip("\n").split("\t")]
+            if len(fields) in (2, 3) and all(fields):
+                killers[fields[0]] = (fields[1], (fields + [""])[2])
     return killers
 
 
 def write_killers(killers):
-    """Write the killer map, one "mutant check" line each, sorted."""
+    """Write the killer map, one "mutant<TAB>check[<TAB>run]" line each."""
     with open(KILLERS_FILE, "w", encoding="utf-8") as f:
         f.write("# The killer map of run_mutants.py: per mutant, the check that\n"
-                "# killed it in the last full run; it runs first.  Regenerate\n"
-                "# with: python3 tests/verify/mutation/run_mutants.py"
+                "# killed it in the last full run and, for a Relacy check, the\n"
+                "# run that failed; they run first.  Tab separated.\n"
+                "# Regenerate with:\n"
+                "#   python3 tests/verify/mutation/run_mutants.py"
                 " --update-killers\n")
         for name in sorted(killers):
-            f.write("%s %s\n" % (name, killers[name]))
+            f.write("\t".join((name,) + tuple(
+                x for x in killers[name] if x)) + "\n")
 
 
 def killer_first(order, recorded):
@@ -1309,26 +1431,36 @@ def killer_first(order, recorded):
     return order
 
 
-def evaluate(checks, mutant, order, all_checks, keep):
+def evaluate(checks, mutant, order, all_checks, keep, first=None):
+    """Run the checks of order against a copy with the mutant applied.
+
+    first: (check, run), the recorded killer; that check runs that run
+    first.  The result's killers are the failing checks, runs their
+    failing runs' keys.
+    """
     work = tempfile.mkdtemp(prefix="coupled-mutant-")
     copy = os.path.join(work, "src")
     for d in ("include", "adapters"):
         shutil.copytree(os.path.join(ROOT, d), os.path.join(copy, d))
     result = {"mutant": mutant, "killers": [], "detail": "", "skipped": [],
-              "details": {},
+              "details": {}, "runs": {},
               "seconds": 0.0}
     start = time.time()
     try:
         if mutant:
             apply_mutant(mutant, copy)
         for name in order:
-            status, detail = checks.check(name, copy, work, mutant)
+            res = checks.check(name, copy, work, mutant,
+                               first[1] if first and first[0] == name
+                               else None)
+            status, detail = res[0], res[1]
             if status == "skip":
                 result["skipped"].append(name)
                 continue
             if status == "fail":
                 result["killers"].append(name)
                 result["details"][name] = detail
+                result["runs"][name] = res[2] if len(res) > 2 else ""
                 if not result["detail"]:
                     result["detail"] = detail
                 if mutant and not all_checks:
@@ -1406,7 +1538,7 @@ def main():
     def order_of(m):
         order = checks.names() if args.all_checks else \
             killer_first(check_order(m, args.variants),
-                         killers.get(m["name"]))
+                         killers.get(m["name"], ("", ""))[0])
         return [c for c in order if c not in without]
     if checks.relacy is None:
         print("mutation: relacy check skipped: %s" % checks.relacy_why)
@@ -1436,11 +1568,18 @@ def main():
         print("mutation: check %s SKIPPED on the unmodified tree (it can"
               " kill no mutant)" % name)
     print("mutation: baseline passes every check (%.0f s)" % base["seconds"])
+    if checks.stress_base:
+        checks.stress_limit = max(STRESS_LIMIT_S, int(
+            STRESS_HANG_X * max(checks.stress_base) + 0.5))
+        print("mutation: stress runs: a hang past %d s (the slowest"
+              " unmutated run took %.1f s)" % (checks.stress_limit,
+                                               max(checks.stress_base)))
 
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = [ex.submit(evaluate, checks, m, order_of(m),
-                          args.all_checks, args.keep) for m in mutants]
+                          args.all_checks, args.keep, killers.get(m["name"]))
+                for m in mutants]
         for m, fut in zip(mutants, futs):
             r = fut.result()
             results.append(r)
@@ -1450,19 +1589,28 @@ def main():
                                               r["seconds"], r["detail"]),
                   flush=True)
 
-    hits = sum(1 for r in results if r["killers"] and
-               killers.get(r["mutant"]["name"]) == r["killers"][0])
+    def first_kill(r):
+        """(check, run) of the check that killed r first."""
+        k = r["killers"][0]
+        return (k, r["runs"].get(k, ""))
+    hits = [r for r in results if r["killers"] and
+            killers.get(r["mutant"]["name"], ("", ""))[0] == r["killers"][0]]
+    run_hits = sum(1 for r in hits
+                   if killers[r["mutant"]["name"]] == first_kill(r))
     misses = [r["mutant"]["name"] for r in results
               if r["killers"] and r["mutant"]["name"] in killers and
-              killers[r["mutant"]["name"]] != r["killers"][0]]
+              r not in hits]
     unmapped = [r["mutant"]["name"] for r in results
                 if r["mutant"]["name"] not in killers]
+    hit_rate = ""
     if not args.all_checks:
+        hit_rate = "killer map hit rate %.0f%% (%d of %d)" % (
+            100.0 * len(hits) / len(results) if results else 0.0,
+            len(hits), len(results))
         print("mutation: killer map: %d of %d mutants killed by their"
-              " recorded killer (hit rate %.0f%%), %d missed%s, %d without"
-              " an entry%s" % (
-                  hits, len(results),
-                  100.0 * hits / len(results) if results else 0.0,
+              " recorded killer first (%d of them by its recorded run),"
+              " %d missed%s, %d without an entry%s" % (
+                  len(hits), len(results), run_hits,
                   len(misses), (" (" + " ".join(misses) + ")") if misses
                   else "", len(unmapped),
                   "; refresh with --update-killers"
@@ -1470,7 +1618,7 @@ def main():
     if args.update_killers:
         for r in results:
             if r["killers"]:
-                killers[r["mutant"]["name"]] = r["killers"][0]
+                killers[r["mutant"]["name"]] = first_kill(r)
             else:
                 killers.pop(r["mutant"]["name"], None)
         names = {m["name"] for m in logic_mutants() + order_mutants()}
@@ -1509,9 +1657,10 @@ def main():
             print("%-48s %s" % (r["mutant"]["name"],
                                 ", ".join(r["killers"]) or "SURVIVED"))
     print("\nmutation: %d mutants, %d killed, %d survived (%d of them "
-          "known open items), %.0f s"
+          "known open items), %.0f s%s"
           % (len(results), len(results) - len(survivors) - len(known),
-             len(survivors) + len(known), len(known), time.time() - t0))
+             len(survivors) + len(known), len(known), time.time() - t0,
+             ", " + hit_rate if hit_rate else ""))
     return 1 if survivors else 0
 
 
