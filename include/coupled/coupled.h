@@ -19,7 +19,8 @@
  * by what the adapter's wake-ups can do; included once more before the
  * structs, for the variant's own state), membership.h, action.h, group.h
  * (also the test hooks, which are not part of the API) and stats.h;
- * docs/design.md argues every memory order.  The platform is an
+ * each atomic operation's comment argues its memory order, and
+ * docs/design.md the protocol as a whole.  The platform is an
  * adapter chosen at compile time (coupled/adapter.h).
  *
  * Freestanding: no libc, no allocation, no threads; storage is the caller's.

@@ -10,7 +10,7 @@
  * into the action would wake a core out of the shared state.  So a round
  * has a waiting phase, a ready phase and a decision by the one member that
  * completes "all ready".  A call goes through these phases (docs/design.md
- * has the diagram and the argument for every memory order):
+ * has the diagram; each operation's comment argues its memory order):
  *
  *  0. entry   coupled__phase_entry(): discard pokes that predate this
  *             attempt, publish the request, count as waiting in the packed
