@@ -55,10 +55,69 @@ static void expect_fail(coupled_reduce_fn reduce, const char *what)
 	CHECK(strcmp(f.what, what) == 0);
 }
 
+/*
+ * A round of two members that broke (each member's self, param, members
+ * and request; @votes: the first votes 0, the second 1): it must fail the
+ * minimum with @what, and hold for @holds_for where that is not NULL.
+ */
+static const struct broken_pair {
+	const char *name;
+	uint32_t self[2];
+	int32_t param[2];
+	uint32_t members[2];
+	int32_t request[2];
+	bool votes;
+	coupled_reduce_fn holds_for;
+	const char *what;
+} broken[] = {
+	{ "a member missing",
+	  { 0, 2 },
+	  { 4, 4 },
+	  { 3, 3 },
+	  { 4, 6 },
+	  false,
+	  NULL,
+	  "actions != round members" },
+	{ "a parameter that is not the reduction",
+	  { 0, 1 },
+	  { 6, 6 },
+	  { 2, 2 },
+	  { 4, 6 },
+	  false,
+	  coupled_reduce_max,
+	  "param != reduction of the requests" },
+	{ "members that saw different parameters",
+	  { 0, 1 },
+	  { 4, 5 },
+	  { 2, 2 },
+	  { 4, 5 },
+	  false,
+	  NULL,
+	  "members saw different parameters" },
+	{ "members that saw different member counts",
+	  { 0, 1 },
+	  { 1, 1 },
+	  { 2, 3 },
+	  { 1, 1 },
+	  false,
+	  NULL,
+	  "members saw different member counts" },
+	{ "members that saw different votes",
+	  { 0, 1 },
+	  { 1, 1 },
+	  { 2, 2 },
+	  { 1, 3 },
+	  true,
+	  NULL,
+	  "members saw different votes" },
+};
+
 int main(void)
 {
 	struct oracle_failure f;
 	struct coupled_round r;
+	size_t i;
+	int m;
 
 	TEST_CASE("a round that held passes");
 	oracle_init(&rec);
@@ -86,38 +145,20 @@ int main(void)
 	CHECK(strcmp(f.what, "ran the round twice") == 0);
 	CHECK_EQ(f.a, 1);
 
-	TEST_CASE("a member missing");
-	oracle_reset(&rec);
-	record(0, 4, 3, 4);
-	record(2, 4, 3, 6);
-	expect_fail(coupled_reduce_min, "actions != round members");
+	for (i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		const struct broken_pair *t = &broken[i];
 
-	TEST_CASE("a parameter that is not the reduction");
-	oracle_reset(&rec);
-	record(0, 6, 2, 4);
-	record(1, 6, 2, 6);
-	expect_fail(coupled_reduce_min, "param != reduction of the requests");
-	CHECK_EQ(oracle_check(&rec, coupled_reduce_max, &f), 0);
-
-	TEST_CASE("members that saw different parameters");
-	oracle_reset(&rec);
-	record(0, 4, 2, 4);
-	record(1, 5, 2, 5);
-	expect_fail(coupled_reduce_min, "members saw different parameters");
-
-	TEST_CASE("members that saw different member counts");
-	oracle_reset(&rec);
-	record(0, 1, 2, 1);
-	record(1, 1, 3, 1);
-	expect_fail(coupled_reduce_min, "members saw different member counts");
-
-	TEST_CASE("members that saw different votes");
-	oracle_reset(&rec);
-	record(0, 1, 2, 1);
-	record(1, 1, 2, 3);
-	oracle_vote(&rec, 0);
-	oracle_vote(&rec, 1);
-	expect_fail(coupled_reduce_min, "members saw different votes");
+		TEST_CASE(t->name);
+		oracle_reset(&rec);
+		for (m = 0; m < 2; m++)
+			record(t->self[m], t->param[m], t->members[m],
+			       t->request[m]);
+		for (m = 0; m < 2 && t->votes; m++)
+			oracle_vote(&rec, m);
+		expect_fail(coupled_reduce_min, t->what);
+		if (t->holds_for)
+			CHECK_EQ(oracle_check(&rec, t->holds_for, &f), 0);
+	}
 
 	TEST_CASE("an empty record");
 	oracle_reset(&rec);
