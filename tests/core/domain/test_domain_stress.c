@@ -143,6 +143,18 @@ struct level_arg {
 	int level;
 };
 
+/* level_abort() with one of @w's two levels (@level) turned off. */
+static bool level_abort_without(struct worker *w, uint32_t self, int *level)
+{
+	int saved = *level;
+	bool r;
+
+	*level = -1;
+	r = level_abort(w, self);
+	*level = saved;
+	return r;
+}
+
 static bool level_should_abort(void *arg, uint32_t self)
 {
 	struct level_arg *a = (struct level_arg *)arg;
@@ -150,25 +162,10 @@ static bool level_should_abort(void *arg, uint32_t self)
 
 	if (a->level != w->abort_level && a->level != w->work_level)
 		return false;
-	if (a->level != w->abort_level) {
-		/* Only the work fires here. */
-		int saved = w->abort_level;
-		bool r;
-
-		w->abort_level = -1;
-		r = level_abort(w, self);
-		w->abort_level = saved;
-		return r;
-	}
-	if (a->level != w->work_level) {
-		int saved = w->work_level;
-		bool r;
-
-		w->work_level = -1;
-		r = level_abort(w, self);
-		w->work_level = saved;
-		return r;
-	}
+	if (a->level != w->abort_level) /* only the work fires here */
+		return level_abort_without(w, self, &w->abort_level);
+	if (a->level != w->work_level) /* only the abort fires here */
+		return level_abort_without(w, self, &w->work_level);
 	return level_abort(w, self);
 }
 
