@@ -37,20 +37,19 @@ set(common_args -DCMAKE_BUILD_TYPE=${config})
 if(GENERATOR)
 	list(APPEND common_args -G "${GENERATOR}")
 endif()
-if(MAKE_PROGRAM)
-	list(APPEND common_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
-endif()
-if(C_COMPILER)
-	list(APPEND common_args "-DCMAKE_C_COMPILER=${C_COMPILER}")
-endif()
+# pass_on(LIST CACHE_VAR VAR): -DCACHE_VAR=<VAR's value> onto LIST, if VAR
+# is set.
+macro(pass_on list cache_var var)
+	if(${var})
+		list(APPEND ${list} "-D${cache_var}=${${var}}")
+	endif()
+endmacro()
+pass_on(common_args CMAKE_MAKE_PROGRAM MAKE_PROGRAM)
+pass_on(common_args CMAKE_C_COMPILER C_COMPILER)
 # Only where the coupled project itself is configured (it enables C++).
 set(coupled_args "")
-if(CXX_COMPILER)
-	list(APPEND coupled_args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
-endif()
-if(ADAPTER)
-	list(APPEND coupled_args "-DCOUPLED_ADAPTER=${ADAPTER}")
-endif()
+pass_on(coupled_args CMAKE_CXX_COMPILER CXX_COMPILER)
+pass_on(coupled_args COUPLED_ADAPTER ADAPTER)
 
 # step(NAME COMMAND...): run one command, stop the test if it fails.
 function(step name)
@@ -154,9 +153,9 @@ file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 set(consumer_build "${WORK_DIR}/consumer-build")
 
-if(MODE STREQUAL "install")
-	set(lib_build "${WORK_DIR}/coupled-build")
-	set(prefix "${WORK_DIR}/prefix")
+# install_coupled(): configure, build and install the coupled project
+# into ${prefix} (build tree ${lib_build}), then check what it installed.
+function(install_coupled)
 	step("configure coupled" ${CMAKE_COMMAND} -S "${SOURCE_DIR}"
 		-B "${lib_build}" ${common_args} ${coupled_args}
 		-DCOUPLED_BUILD_TESTS=OFF)
@@ -165,21 +164,16 @@ if(MODE STREQUAL "install")
 	step("install coupled" ${CMAKE_COMMAND} --install "${lib_build}"
 		--config ${config} --prefix "${prefix}")
 	check_installed("${prefix}")
+endfunction()
+
+set(lib_build "${WORK_DIR}/coupled-build")
+set(prefix "${WORK_DIR}/prefix")
+if(MODE STREQUAL "install")
+	install_coupled()
 	message(STATUS "consumer ${MODE}: passed")
 	return()
 elseif(MODE STREQUAL "find_package")
-	set(lib_build "${WORK_DIR}/coupled-build")
-	set(prefix "${WORK_DIR}/prefix")
-
-	step("configure coupled" ${CMAKE_COMMAND} -S "${SOURCE_DIR}"
-		-B "${lib_build}" ${common_args} ${coupled_args}
-		-DCOUPLED_BUILD_TESTS=OFF)
-	step("build coupled" ${CMAKE_COMMAND} --build "${lib_build}"
-		--config ${config})
-	step("install coupled" ${CMAKE_COMMAND} --install "${lib_build}"
-		--config ${config} --prefix "${prefix}")
-
-	check_installed("${prefix}")
+	install_coupled()
 
 	step("configure consumer" ${CMAKE_COMMAND} -S "${CONSUMER_DIR}"
 		-B "${consumer_build}" ${common_args}

@@ -1241,6 +1241,7 @@ static void *sparse_main(void *arg)
 
 static void scenario_sparse_roster(void)
 {
+	static const uint32_t joined[5] = { 4095, 17, 2048, 1000, 3 };
 	struct sparse_thread t[4];
 	struct timespec limit;
 	uint32_t k, g;
@@ -1252,11 +1253,8 @@ static void scenario_sparse_roster(void)
 			 coupled_group_adapter(&sparse_group), strategy),
 		 0);
 	/* Roster 4095 17 2048 1000 3; 2048 leaves, 3 moves into its hole. */
-	CHECK_EQ(coupled_join(&sparse_group, 4095), 0);
-	CHECK_EQ(coupled_join(&sparse_group, 17), 0);
-	CHECK_EQ(coupled_join(&sparse_group, 2048), 0);
-	CHECK_EQ(coupled_join(&sparse_group, 1000), 0);
-	CHECK_EQ(coupled_join(&sparse_group, 3), 0);
+	for (k = 0; k < 5; k++)
+		CHECK_EQ(coupled_join(&sparse_group, joined[k]), 0);
 	CHECK_EQ(coupled_leave(&sparse_group, 2048), 0);
 	CHECK_EQ(coupled_group_members(&sparse_group), 4);
 	CHECK(test_roster_consistent(&sparse_group) == NULL);
