@@ -55,7 +55,7 @@
 #ifndef DOMAIN_ORACLE_MAX_MEMBERS
 #define DOMAIN_ORACLE_MAX_MEMBERS 64u
 #endif
-#define DOMAIN_ORACLE_WORDS ((DOMAIN_ORACLE_MAX_MEMBERS + 31u) / 32u)
+#define DOMAIN_ORACLE_WORDS ORACLE__WORDS_FOR(DOMAIN_ORACLE_MAX_MEMBERS)
 
 /* The values each core reports for a level, folded into lo and hi. */
 enum domain_oracle_value {
@@ -112,14 +112,7 @@ static inline void domain_oracle_reset(struct domain_oracle_level *rec)
 		 * completer left its call (the group's release/acquire).
 		 */
 		coupled_store(&rec->ran[i], 0u, COUPLED_RELAXED);
-	for (i = 0; i < DOMAIN_ORACLE_VALUES; i++) {
-		/* relaxed: as above. */
-		coupled_store(&rec->lo[i], ORACLE_KEY_EMPTY_LO,
-			      COUPLED_RELAXED);
-		/* relaxed: as above. */
-		coupled_store(&rec->hi[i], ORACLE_KEY_EMPTY_HI,
-			      COUPLED_RELAXED);
-	}
+	oracle__empty(rec->lo, rec->hi, DOMAIN_ORACLE_VALUES);
 	/* relaxed: as above. */
 	coupled_store(&rec->count, 0u, COUPLED_RELAXED);
 }
@@ -149,20 +142,7 @@ static inline void domain_oracle__fold(struct domain_oracle_level *rec,
 				       enum domain_oracle_value which,
 				       int32_t v)
 {
-	uint32_t key = oracle__key(v), cur;
-
-	/* relaxed: only the atomicity of the fold matters (see the top). */
-	cur = coupled_load(&rec->lo[which], COUPLED_RELAXED);
-	/* relaxed: a failed CAS reloads cur and the loop retries. */
-	while (key < cur && !coupled_cas(&rec->lo[which], &cur, key,
-					 COUPLED_RELAXED, COUPLED_RELAXED))
-		;
-	/* relaxed: as for lo. */
-	cur = coupled_load(&rec->hi[which], COUPLED_RELAXED);
-	/* relaxed: as above. */
-	while (key > cur && !coupled_cas(&rec->hi[which], &cur, key,
-					 COUPLED_RELAXED, COUPLED_RELAXED))
-		;
+	oracle__fold_key(&rec->lo[which], &rec->hi[which], v);
 }
 
 /**
@@ -247,6 +227,49 @@ static inline int domain_oracle_record(struct domain_oracle_level *rec,
 	return (int)(coupled_fetch_add(&rec->count, 1u, COUPLED_ACQ_REL) + 1u);
 }
 
+/*
+ * What it means when the cores of one round folded different values of
+ * each kind (domain_oracle_check()).
+ */
+static const char *const domain_oracle__disagree[DOMAIN_ORACLE_VALUES] = {
+	"cores of one round saw different member counts",
+	"cores of one round saw different generations",
+	"cores of one round saw different parameters",
+	"", /* the requests differ by design */
+	"split: cores of one round learned different outcomes above it "
+	"(depths)",
+	"split: cores of one round committed different rounds above it",
+};
+
+/**
+ * domain_oracle__agree() - whether the cores of a round folded one value
+ * @rec: the record
+ * @which: which value
+ * @as_u32: report the two values as unsigned (generations)
+ * @value: set to the value (the smallest)
+ * @f: filled in on failure
+ *
+ * Context: as domain_oracle_check().
+ * Return: 0, or -1 with @f filled in if they folded different ones.
+ */
+static inline int domain_oracle__agree(struct domain_oracle_level *rec,
+				       enum domain_oracle_value which,
+				       bool as_u32, int32_t *value,
+				       struct oracle_failure *f)
+{
+	int32_t lo, hi;
+
+	(void)domain_oracle__seen(rec, which, &lo, &hi);
+	*value = lo;
+	if (lo == hi)
+		return 0;
+	if (as_u32)
+		return oracle__fail(f, domain_oracle__disagree[which],
+				    (long)(uint32_t)lo, (long)(uint32_t)hi);
+	return oracle__fail(f, domain_oracle__disagree[which], (long)lo,
+			    (long)hi);
+}
+
 /**
  * domain_oracle_check() - did the node's round hold?
  * @rec: the record, every core of the round recorded
@@ -263,17 +286,13 @@ static inline int domain_oracle_check(struct domain_oracle_level *rec,
 {
 	/* relaxed: ordered by the caller's acquire. */
 	uint32_t n = coupled_load(&rec->count, COUPLED_RELAXED), ran = 0;
-	int32_t lo, hi, rlo, rhi;
+	int32_t lo, rlo, rhi;
 	uint32_t i, w;
 
 	if (n == 0)
 		return oracle__fail(f, "no core reported the round", 0, 0);
-	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_MEMBERS, &lo, &hi);
-	if (lo != hi)
-		return oracle__fail(f,
-				    "cores of one round saw different "
-				    "member counts",
-				    (long)lo, (long)hi);
+	if (domain_oracle__agree(rec, DOMAIN_ORACLE_MEMBERS, false, &lo, f))
+		return -1;
 	if ((int32_t)n != lo)
 		return oracle__fail(f,
 				    "reports != the round's members (all or "
@@ -288,34 +307,16 @@ static inline int domain_oracle_check(struct domain_oracle_level *rec,
 	if (ran != n)
 		return oracle__fail(f, "cores that reported != reports",
 				    (long)ran, (long)n);
-	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_GENERATION, &lo, &hi);
-	if (lo != hi)
-		return oracle__fail(f,
-				    "cores of one round saw different "
-				    "generations",
-				    (long)(uint32_t)lo, (long)(uint32_t)hi);
-	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_PARAM, &lo, &hi);
-	if (lo != hi)
-		return oracle__fail(f,
-				    "cores of one round saw different "
-				    "parameters",
-				    (long)lo, (long)hi);
+	if (domain_oracle__agree(rec, DOMAIN_ORACLE_GENERATION, true, &lo, f) ||
+	    domain_oracle__agree(rec, DOMAIN_ORACLE_PARAM, false, &lo, f))
+		return -1;
 	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_REQUEST, &rlo, &rhi);
 	if (lo != reduce(rlo, rhi))
 		return oracle__fail(f, "param != reduction of the requests",
 				    (long)lo, (long)reduce(rlo, rhi));
-	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_DEPTH, &lo, &hi);
-	if (lo != hi)
-		return oracle__fail(f,
-				    "split: cores of one round learned "
-				    "different outcomes above it (depths)",
-				    (long)lo, (long)hi);
-	(void)domain_oracle__seen(rec, DOMAIN_ORACLE_NEXT, &lo, &hi);
-	if (lo != hi)
-		return oracle__fail(f,
-				    "split: cores of one round committed "
-				    "different rounds above it",
-				    (long)(uint32_t)lo, (long)(uint32_t)hi);
+	if (domain_oracle__agree(rec, DOMAIN_ORACLE_DEPTH, false, &lo, f) ||
+	    domain_oracle__agree(rec, DOMAIN_ORACLE_NEXT, true, &lo, f))
+		return -1;
 	return 0;
 }
 

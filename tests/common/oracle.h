@@ -39,7 +39,9 @@
 #ifndef ORACLE_MAX_MEMBERS
 #define ORACLE_MAX_MEMBERS 64u
 #endif
-#define ORACLE_WORDS ((ORACLE_MAX_MEMBERS + 31u) / 32u)
+/* 32-bit words for a bit each of @n members. */
+#define ORACLE__WORDS_FOR(n) (((n) + 31u) / 32u)
+#define ORACLE_WORDS ORACLE__WORDS_FOR(ORACLE_MAX_MEMBERS)
 
 /* The values each member reports, folded into a smallest and a largest. */
 enum oracle_value {
@@ -93,6 +95,54 @@ static inline uint32_t oracle__key(int32_t v)
 static inline int32_t oracle__value(uint32_t key)
 {
 	return (int32_t)(key ^ 0x80000000u);
+}
+
+/**
+ * oracle__empty() - make @n folded values empty again
+ * @lo: their smallest keys
+ * @hi: their largest keys
+ * @n: how many
+ *
+ * Context: as the caller's reset (it orders the reset between two rounds).
+ */
+static inline void oracle__empty(coupled_atomic_u32 *lo, coupled_atomic_u32 *hi,
+				 uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		/* relaxed: the caller orders the reset between two rounds. */
+		coupled_store(&lo[i], ORACLE_KEY_EMPTY_LO, COUPLED_RELAXED);
+		/* relaxed: as above. */
+		coupled_store(&hi[i], ORACLE_KEY_EMPTY_HI, COUPLED_RELAXED);
+	}
+}
+
+/**
+ * oracle__fold_key() - fold a value into its smallest and largest key
+ * @lo: the smallest key so far
+ * @hi: the largest key so far
+ * @v: the value
+ *
+ * Context: any, concurrently with other folds of the same value.
+ */
+static inline void oracle__fold_key(coupled_atomic_u32 *lo,
+				    coupled_atomic_u32 *hi, int32_t v)
+{
+	uint32_t key = oracle__key(v), cur;
+
+	/* relaxed: only the atomicity of the fold matters (see the top). */
+	cur = coupled_load(lo, COUPLED_RELAXED);
+	/* relaxed: a failed CAS reloads cur and the loop retries. */
+	while (key < cur &&
+	       !coupled_cas(lo, &cur, key, COUPLED_RELAXED, COUPLED_RELAXED))
+		;
+	/* relaxed: as for the smallest. */
+	cur = coupled_load(hi, COUPLED_RELAXED);
+	/* relaxed: as above. */
+	while (key > cur &&
+	       !coupled_cas(hi, &cur, key, COUPLED_RELAXED, COUPLED_RELAXED))
+		;
 }
 
 /**
@@ -156,13 +206,7 @@ static inline void oracle_reset(struct oracle_round *rec)
 	for (i = 0; i < ORACLE_WORDS; i++)
 		/* relaxed: as above. */
 		coupled_store(&rec->ran[i], 0u, COUPLED_RELAXED);
-	for (i = 0; i < ORACLE_VALUES; i++) {
-		/* relaxed: as above. */
-		coupled_store(&rec->lo[i], ORACLE_KEY_EMPTY_LO,
-			      COUPLED_RELAXED);
-		coupled_store(&rec->hi[i], ORACLE_KEY_EMPTY_HI,
-			      COUPLED_RELAXED);
-	}
+	oracle__empty(rec->lo, rec->hi, ORACLE_VALUES);
 }
 
 /**
@@ -176,20 +220,7 @@ static inline void oracle_reset(struct oracle_round *rec)
 static inline void oracle__fold(struct oracle_round *rec,
 				enum oracle_value which, int32_t v)
 {
-	uint32_t key = oracle__key(v), cur;
-
-	/* relaxed: only the atomicity of the fold matters (see the top). */
-	cur = coupled_load(&rec->lo[which], COUPLED_RELAXED);
-	/* relaxed: a failed CAS reloads cur and the loop retries. */
-	while (key < cur && !coupled_cas(&rec->lo[which], &cur, key,
-					 COUPLED_RELAXED, COUPLED_RELAXED))
-		;
-	/* relaxed: as for the smallest. */
-	cur = coupled_load(&rec->hi[which], COUPLED_RELAXED);
-	/* relaxed: as above. */
-	while (key > cur && !coupled_cas(&rec->hi[which], &cur, key,
-					 COUPLED_RELAXED, COUPLED_RELAXED))
-		;
+	oracle__fold_key(&rec->lo[which], &rec->hi[which], v);
 }
 
 /**
