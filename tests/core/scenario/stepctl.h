@@ -246,6 +246,22 @@ static void stepctl_permit(int i)
 	pthread_mutex_unlock(&stepctl_m);
 }
 
+/** Let @i start its next call and wait until it stops at @point. */
+static void stepctl_run_to(int i, int point)
+{
+	stepctl_break(i, point, 1);
+	stepctl_permit(i);
+	stepctl_expect(i, point);
+}
+
+/** Resume @i from @from (clearing that breakpoint); wait for it at @to. */
+static void stepctl_step(int i, int from, int to)
+{
+	stepctl_break(i, to, 1);
+	stepctl_release(i, from);
+	stepctl_expect(i, to);
+}
+
 /** Wait for the result of call @k (0-based) of participant @i. */
 static int stepctl_result(int i, int k)
 {

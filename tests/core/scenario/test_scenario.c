@@ -101,17 +101,183 @@ static void setup(uint32_t capacity, uint32_t members, coupled_reduce_fn red)
 }
 
 /* Every listed participant ran the action @runs times, in one same round. */
-static void check_same_round(const int *ids, int n, int32_t param,
-			     uint32_t members)
+/*
+ * Participants 0..@n-1 ran the action @runs times each, the last time in one
+ * same round, with @param and @members.
+ */
+static void check_ran(int n, unsigned runs, int32_t param, uint32_t members)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
-		CHECK_EQ(stepctl_runs(ids[i]), 1);
-		CHECK_EQ(ctl.gen[ids[i]], ctl.gen[ids[0]]);
-		CHECK_EQ(ctl.param[ids[i]], param);
-		CHECK_EQ(ctl.members[ids[i]], members);
+		CHECK_EQ(stepctl_runs(i), runs);
+		CHECK_EQ(ctl.gen[i], ctl.gen[0]);
+		CHECK_EQ(ctl.param[i], param);
+		CHECK_EQ(ctl.members[i], members);
 	}
+}
+
+/* Participants 0..@n-1 ran the action once, in one same round. */
+static void check_same_round(int n, int32_t param, uint32_t members)
+{
+	check_ran(n, 1, param, members);
+}
+
+/* What one participant of a scenario does: its calls, their request. */
+struct cast {
+	int calls;
+	int32_t request;
+};
+
+/* The participants of the running scenario: A, B, C in this order. */
+static struct stepctl_participant cast_p[STEPCTL_MAX];
+static int cast_n;
+
+/*
+ * setup(@capacity, @members, @red) and start one participant per entry of
+ * @cast (ended by one of no calls): the first is A, then B, then C.
+ */
+static void start_cast(uint32_t capacity, uint32_t members,
+		       coupled_reduce_fn red, const struct cast *cast)
+{
+	setup(capacity, members, red);
+	for (cast_n = 0; cast[cast_n].calls > 0; cast_n++) {
+		CHECK(cast_n < STEPCTL_MAX);
+		stepctl_start(&cast_p[cast_n], cast_n, cast[cast_n].calls,
+			      cast[cast_n].request, NULL);
+	}
+}
+
+/* START(capacity, members, { calls, request } of A, of B, ...) */
+#define START(capacity, members, ...)           \
+	start_cast((capacity), (members), NULL, \
+		   (const struct cast[]){ __VA_ARGS__, { 0, 0 } })
+
+/* Wait for every participant's thread to end. */
+static void join_all(void)
+{
+	int i;
+
+	for (i = 0; i < cast_n; i++)
+		stepctl_join(&cast_p[i]);
+}
+
+/* Let participants 0..@n-1 start their next call. */
+static void permit_each(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		stepctl_permit(i);
+}
+
+/*
+ * Participants 0..@n-1 commit their last permitted call, in one round with
+ * @param and @members; then every participant's thread ends.
+ */
+static void all_commit(int n, int32_t param, uint32_t members)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		CHECK_EQ(stepctl_result(i, ctl.permits[i] - 1),
+			 COUPLED_COMMITTED);
+	join_all();
+	check_same_round(n, param, members);
+}
+
+/* Nobody has run the action yet. */
+static void nobody_ran(void)
+{
+	int i;
+
+	for (i = 0; i < cast_n; i++)
+		CHECK_EQ(stepctl_runs(i), 0);
+}
+
+/* Wake @i as a spurious wake or an abort source would. */
+static void wake(int i)
+{
+	coupled_adapter_wake(coupled_group_adapter(&group), adapter_of(i),
+			     (uint32_t)i);
+}
+
+/* @i arrives and rests (stopped before its sleep, then let go). */
+static void arrive_and_rest(int i)
+{
+	stepctl_run_to(i, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
+}
+
+/* @i, spinning ready, gets work and stops before its back-out. */
+static void head_for_back_out(int i)
+{
+	raise_work(i);
+	stepctl_step(i, COUPLED_HOOK_READY_SPIN, COUPLED_HOOK_BACK_OUT);
+}
+
+/* Stop @i at the points where a member waits to leave a decided round. */
+static void hold_leaving(int i)
+{
+	stepctl_break(i, COUPLED_HOOK_GATE_WAIT, 1);
+	stepctl_break(i, COUPLED_HOOK_EXIT_WAIT, 1);
+}
+
+/*
+ * The membership changer: one thread at a time, which joins or leaves one
+ * id.  Its fields are written before the thread starts and read after it
+ * was joined.
+ */
+static pthread_t change_thread;
+static int change_join;
+static uint32_t change_id;
+static int change_result;
+
+static void *change_main(void *arg)
+{
+	(void)arg;
+	change_result = change_join ? coupled_join(&group, change_id)
+				    : coupled_leave(&group, change_id);
+	return NULL;
+}
+
+/* Start a join (@join) or leave of @id that stops at @point. */
+static void start_change(int join, uint32_t id, int point)
+{
+	stepctl_break(STEPCTL_CHANGER, point, 1);
+	change_join = join;
+	change_id = id;
+	change_result = 999;
+	CHECK(pthread_create(&change_thread, NULL, change_main, NULL) == 0);
+}
+
+/* Wait for the change to end; it must have succeeded. */
+static void end_change(void)
+{
+	CHECK(pthread_join(change_thread, NULL) == 0);
+	CHECK_EQ(change_result, 0);
+}
+
+/*
+ * A, from its first call, goes ready and stops in its ready spin; B stops
+ * before it counts as ready.
+ */
+static void ready_spin_and_ready(void)
+{
+	stepctl_break(A, COUPLED_HOOK_READY_SPIN, 1);
+	stepctl_break(B, COUPLED_HOOK_READY, 1);
+	permit_each(2);
+	stepctl_expect(A, COUPLED_HOOK_READY_SPIN);
+	stepctl_expect(B, COUPLED_HOOK_READY);
+	CHECK_EQ(word(), 0x00010002u);
+}
+
+/* A and B rest; C arrives last and stops at @point. */
+static void two_rest_then_c(int point)
+{
+	arrive_and_rest(A);
+	arrive_and_rest(B);
+	stepctl_run_to(C, point);
 }
 
 static uint32_t slot_stat_retries(int i)
@@ -126,45 +292,31 @@ static uint32_t slot_stat_restarts(int i)
 	return coupled_load(&slots[i].stats.restarts, COUPLED_RELAXED);
 }
 
+/*
+ * Three members commit together with reduction @red (NULL: the minimum)
+ * of the requests 3, @b_request, 2, which must give @param.
+ */
+static void three_commit(coupled_reduce_fn red, int32_t b_request,
+			 int32_t param)
+{
+	start_cast(3, 3, red,
+		   (const struct cast[]){
+			   { 1, 3 }, { 1, b_request }, { 1, 2 }, { 0, 0 } });
+	permit_each(3);
+	all_commit(3, param, 3);
+	CHECK(at_rest());
+}
+
 /* Three members commit together; the minimum request is the parameter. */
 static void scenario_all_commit(void)
 {
-	struct stepctl_participant p[3];
-	static const int ids[3] = { A, B, C };
-	static const int32_t req[3] = { 3, 1, 2 };
-	int i;
-
-	setup(3, 3, NULL);
-	for (i = 0; i < 3; i++) {
-		stepctl_start(&p[i], i, 1, req[i], NULL);
-		stepctl_permit(i);
-	}
-	for (i = 0; i < 3; i++) {
-		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
-		stepctl_join(&p[i]);
-	}
-	check_same_round(ids, 3, 1, 3);
-	CHECK(at_rest());
+	three_commit(NULL, 1, 1);
 }
 
 /* A selectable reduction: the maximum. */
 static void scenario_max_wins(void)
 {
-	struct stepctl_participant p[3];
-	static const int ids[3] = { A, B, C };
-	static const int32_t req[3] = { 3, 9, 2 };
-	int i;
-
-	setup(3, 3, coupled_reduce_max);
-	for (i = 0; i < 3; i++) {
-		stepctl_start(&p[i], i, 1, req[i], NULL);
-		stepctl_permit(i);
-	}
-	for (i = 0; i < 3; i++) {
-		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
-		stepctl_join(&p[i]);
-	}
-	check_same_round(ids, 3, 9, 3);
+	three_commit(coupled_reduce_max, 9, 9);
 }
 
 /*
@@ -173,31 +325,18 @@ static void scenario_max_wins(void)
  */
 static void scenario_abort_phase1(void)
 {
-	struct stepctl_participant p[2];
-	static const int ids[2] = { A, B };
-
-	setup(2, 2, NULL);
-	stepctl_start(&p[A], A, 2, 4, NULL);
-	stepctl_start(&p[B], B, 1, 2, NULL);
-
-	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	stepctl_permit(A);
-	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+	START(2, 2, { 2, 4 }, { 1, 2 });
+	stepctl_run_to(A, COUPLED_HOOK_PHASE1_SLEEP);
 	CHECK_EQ(word(), 0x00000001u);
 	raise_work(A);
 	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
 	CHECK(at_rest());
-	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+	nobody_ran();
 
 	clear_work(A);
-	stepctl_permit(A);
-	stepctl_permit(B);
-	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	stepctl_join(&p[A]);
-	stepctl_join(&p[B]);
-	check_same_round(ids, 2, 2, 2);
+	permit_each(2);
+	all_commit(2, 2, 2);
 	CHECK(at_rest());
 }
 
@@ -209,43 +348,25 @@ static void scenario_abort_phase1(void)
  */
 static void scenario_abort_phase2(void)
 {
-	struct stepctl_participant p[2];
-	static const int ids[2] = { A, B };
-
 	SETTLED_ONLY("scripts the ready phase and its back-out, which the "
 		     "direct "
 		     "protocol does not have");
-	setup(2, 2, NULL);
-	stepctl_start(&p[A], A, 2, 1, NULL);
-	stepctl_start(&p[B], B, 1, 3, NULL);
-
-	stepctl_break(A, COUPLED_HOOK_READY_SPIN, 1);
-	stepctl_break(B, COUPLED_HOOK_READY, 1);
-	stepctl_permit(A);
-	stepctl_permit(B);
-	stepctl_expect(A, COUPLED_HOOK_READY_SPIN);
-	stepctl_expect(B, COUPLED_HOOK_READY);
-	CHECK_EQ(word(), 0x00010002u);
+	START(2, 2, { 2, 1 }, { 1, 3 });
+	ready_spin_and_ready();
 
 	raise_work(A);
 	stepctl_release(A, COUPLED_HOOK_READY_SPIN);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
 	CHECK_EQ(word(), 0x00000001u);
 
-	stepctl_break(B, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	stepctl_release(B, COUPLED_HOOK_READY);
-	stepctl_expect(B, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_step(B, COUPLED_HOOK_READY, COUPLED_HOOK_PHASE1_SLEEP);
 	CHECK_EQ(word(), 0x00000001u);
-	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+	nobody_ran();
 
 	clear_work(A);
 	stepctl_release(B, COUPLED_HOOK_PHASE1_SLEEP);
 	stepctl_permit(A);
-	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	stepctl_join(&p[A]);
-	stepctl_join(&p[B]);
-	check_same_round(ids, 2, 1, 2);
+	all_commit(2, 1, 2);
 	CHECK(slot_stat_retries(B) >= 1);
 	CHECK(at_rest());
 }
@@ -258,30 +379,21 @@ static void scenario_abort_phase2(void)
  */
 static void scenario_wait_for_poke(void)
 {
-	struct stepctl_participant p[2];
-	static const int ids[2] = { A, B };
 	int at;
 
 	SETTLED_ONLY("the poke handshake before going ready; direct members "
 		     "wait "
 		     "only for the generation to move");
-	setup(2, 2, NULL);
-	stepctl_start(&p[A], A, 1, 5, NULL);
-	stepctl_start(&p[B], B, 1, 5, NULL);
-
-	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	stepctl_permit(A);
-	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
+	START(2, 2, { 1, 5 }, { 1, 5 });
+	stepctl_run_to(A, COUPLED_HOOK_PHASE1_SLEEP);
 	stepctl_resume(A); /* A now rests in the safe state */
 
-	stepctl_break(B, COUPLED_HOOK_LAST_ARRIVER, 1);
-	stepctl_permit(B);
-	stepctl_expect(B, COUPLED_HOOK_LAST_ARRIVER);
+	stepctl_run_to(B, COUPLED_HOOK_LAST_ARRIVER);
 	CHECK_EQ(word(), 0x00000002u);
 
 	/* A spurious wake, not a poke. */
 	stepctl_break(A, COUPLED_HOOK_READY, 1);
-	coupled_adapter_wake(coupled_group_adapter(&group), adapter_of(A), A);
+	wake(A);
 	at = stepctl_wait_at(A, BIT(COUPLED_HOOK_PHASE1_SLEEP) |
 					BIT(COUPLED_HOOK_READY));
 	printf("   after a spurious wake, A stopped at %s\n",
@@ -292,11 +404,7 @@ static void scenario_wait_for_poke(void)
 	stepctl_break(A, COUPLED_HOOK_READY, 0);
 	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
 	stepctl_release(B, COUPLED_HOOK_LAST_ARRIVER);
-	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	stepctl_join(&p[A]);
-	stepctl_join(&p[B]);
-	check_same_round(ids, 2, 5, 2);
+	all_commit(2, 5, 2);
 }
 
 /*
@@ -309,25 +417,17 @@ static void scenario_wait_for_poke(void)
  */
 static void scenario_lost_poke_restart(void)
 {
-	struct stepctl_participant p[3];
-	static const int ids[3] = { A, B, C };
 	int i;
 
 	SETTLED_ONLY("a round restarted for an unhandled poke; the direct "
 		     "protocol"
 		     " never restarts");
-	setup(3, 3, NULL);
-	stepctl_start(&p[A], A, 1, 2, NULL);
-	stepctl_start(&p[B], B, 2, 3, NULL);
-	stepctl_start(&p[C], C, 1, 1, NULL);
+	START(3, 3, { 1, 2 }, { 2, 3 }, { 1, 1 });
 
 	/* A and B arrive first and rest. */
 	for (i = A; i <= B; i++) {
-		stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
 		stepctl_break(i, COUPLED_HOOK_READY, 1);
-		stepctl_permit(i);
-		stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
-		stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
+		arrive_and_rest(i);
 	}
 	/* C arrives last and pokes; A and B wake and stop before ready. */
 	stepctl_permit(C);
@@ -349,12 +449,7 @@ static void scenario_lost_poke_restart(void)
 	stepctl_release(A, COUPLED_HOOK_READY);
 	stepctl_release(B, COUPLED_HOOK_READY);
 
-	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(B, 1), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(C, 0), COUPLED_COMMITTED);
-	for (i = 0; i < 3; i++)
-		stepctl_join(&p[i]);
-	check_same_round(ids, 3, 1, 3);
+	all_commit(3, 1, 3);
 	for (i = 0; i < 3; i++) {
 		printf("   participant %d restarts: %u\n", i,
 		       (unsigned)slot_stat_restarts(i));
@@ -372,37 +467,22 @@ static void scenario_lost_poke_restart(void)
  */
 static void scenario_irrevocable_commit(void)
 {
-	struct stepctl_participant p[2];
-	static const int ids[2] = { A, B };
-
 	SETTLED_ONLY("a back-out of the ready phase; its direct analogue is "
 		     "withdraw_after_complete");
-	setup(2, 2, NULL);
-	stepctl_start(&p[A], A, 1, 2, NULL);
-	stepctl_start(&p[B], B, 1, 1, NULL);
+	START(2, 2, { 1, 2 }, { 1, 1 });
 
-	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
 	stepctl_break(A, COUPLED_HOOK_READY, 1);
-	stepctl_permit(A);
-	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
-	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	arrive_and_rest(A);
 
-	stepctl_break(B, COUPLED_HOOK_READY_SPIN, 1);
-	stepctl_permit(B);
-	stepctl_expect(B, COUPLED_HOOK_READY_SPIN);
+	stepctl_run_to(B, COUPLED_HOOK_READY_SPIN);
 	stepctl_expect(A, COUPLED_HOOK_READY);
 	CHECK_EQ(word(), 0x00010002u);
 
 	/* B gets work and heads for the back-out. */
-	raise_work(B);
-	stepctl_break(B, COUPLED_HOOK_BACK_OUT, 1);
-	stepctl_release(B, COUPLED_HOOK_READY_SPIN);
-	stepctl_expect(B, COUPLED_HOOK_BACK_OUT);
+	head_for_back_out(B);
 
 	/* A completes the word and decides the round. */
-	stepctl_break(A, COUPLED_HOOK_DECIDED, 1);
-	stepctl_release(A, COUPLED_HOOK_READY);
-	stepctl_expect(A, COUPLED_HOOK_DECIDED);
+	stepctl_step(A, COUPLED_HOOK_READY, COUPLED_HOOK_DECIDED);
 	CHECK_EQ(word(), coupled__word_all_ready(2));
 
 	/*
@@ -410,17 +490,11 @@ static void scenario_irrevocable_commit(void)
 	 * round before B acknowledged it, so the order of the two releases
 	 * does not matter.)
 	 */
-	stepctl_break(B, COUPLED_HOOK_DECIDED, 1);
-	stepctl_release(B, COUPLED_HOOK_BACK_OUT);
-	stepctl_expect(B, COUPLED_HOOK_DECIDED);
+	stepctl_step(B, COUPLED_HOOK_BACK_OUT, COUPLED_HOOK_DECIDED);
 	CHECK_EQ(word(), coupled__word_all_ready(2));
 	stepctl_release(B, COUPLED_HOOK_DECIDED);
 	stepctl_release(A, COUPLED_HOOK_DECIDED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
-	stepctl_join(&p[A]);
-	stepctl_join(&p[B]);
-	check_same_round(ids, 2, 1, 2);
+	all_commit(2, 1, 2);
 	clear_work(B);
 	CHECK(at_rest());
 }
@@ -432,19 +506,11 @@ static void scenario_irrevocable_commit(void)
  */
 static void last_goes_ready(int r1, int r2, int last)
 {
-	const int rest[2] = { r1, r2 };
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		stepctl_break(rest[k], COUPLED_HOOK_PHASE1_SLEEP, 1);
-		stepctl_break(rest[k], COUPLED_HOOK_READY, 1);
-		stepctl_permit(rest[k]);
-		stepctl_expect(rest[k], COUPLED_HOOK_PHASE1_SLEEP);
-		stepctl_release(rest[k], COUPLED_HOOK_PHASE1_SLEEP);
-	}
-	stepctl_break(last, COUPLED_HOOK_READY_SPIN, 1);
-	stepctl_permit(last);
-	stepctl_expect(last, COUPLED_HOOK_READY_SPIN);
+	stepctl_break(r1, COUPLED_HOOK_READY, 1);
+	arrive_and_rest(r1);
+	stepctl_break(r2, COUPLED_HOOK_READY, 1);
+	arrive_and_rest(r2);
+	stepctl_run_to(last, COUPLED_HOOK_READY_SPIN);
 	stepctl_expect(r1, COUPLED_HOOK_READY);
 	stepctl_expect(r2, COUPLED_HOOK_READY);
 	CHECK_EQ(word(), 0x00010003u);
@@ -461,41 +527,31 @@ static void last_goes_ready(int r1, int r2, int last)
  */
 static void scenario_late_back_out(void)
 {
-	struct stepctl_participant p[3];
-	static const int ids[3] = { A, B, C };
 	const unsigned leaving = (1u << COUPLED_HOOK_GATE_WAIT) |
 				 (1u << COUPLED_HOOK_EXIT_WAIT);
-	int at_a, at_c, i;
+	int at_a, at_c;
 
 	SETTLED_ONLY("the exit gate and acknowledgements; the direct analogue "
 		     "is "
 		     "withdraw_after_complete");
-	setup(3, 3, NULL);
-	stepctl_start(&p[A], A, 1, 4, NULL);
-	stepctl_start(&p[B], B, 1, 5, NULL);
-	stepctl_start(&p[C], C, 1, 6, NULL);
+	START(3, 3, { 1, 4 }, { 1, 5 }, { 1, 6 });
 
 	/* A and C rest in phase 1; B arrives last and pokes them. */
 	last_goes_ready(A, C, B);
 
 	/* B gets work: it saw no decision yet and heads for the back-out. */
-	raise_work(B);
-	stepctl_break(B, COUPLED_HOOK_BACK_OUT, 1);
-	stepctl_release(B, COUPLED_HOOK_READY_SPIN);
-	stepctl_expect(B, COUPLED_HOOK_BACK_OUT);
+	head_for_back_out(B);
 
 	/* C becomes ready, A completes the word and decides. */
 	stepctl_break(C, COUPLED_HOOK_DECIDED, 1);
 	stepctl_release(C, COUPLED_HOOK_READY);
-	stepctl_break(A, COUPLED_HOOK_GATE_WAIT, 1);
-	stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
+	hold_leaving(A);
 	stepctl_release(A, COUPLED_HOOK_READY);
 	stepctl_expect(C, COUPLED_HOOK_DECIDED);
 	CHECK_EQ(word(), coupled__word_all_ready(3));
 
 	/* A and C run the action and try to leave; B has not acknowledged. */
-	stepctl_break(C, COUPLED_HOOK_GATE_WAIT, 1);
-	stepctl_break(C, COUPLED_HOOK_EXIT_WAIT, 1);
+	hold_leaving(C);
 	stepctl_release(C, COUPLED_HOOK_DECIDED);
 	at_a = stepctl_wait_at(A, leaving);
 	at_c = stepctl_wait_at(C, leaving);
@@ -504,36 +560,13 @@ static void scenario_late_back_out(void)
 
 	/* Only now B's back-out runs; then everyone goes on. */
 	stepctl_release(B, COUPLED_HOOK_BACK_OUT);
-	for (i = A; i <= C; i += C - A) {
-		stepctl_break(i, COUPLED_HOOK_GATE_WAIT, 0);
-		stepctl_break(i, COUPLED_HOOK_EXIT_WAIT, 0);
-		stepctl_resume(i);
-	}
-	for (i = A; i <= C; i++)
-		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
-	for (i = A; i <= C; i++)
-		stepctl_join(&p[i]);
-	check_same_round(ids, 3, 4, 3);
+	stepctl_free(A);
+	stepctl_free(C);
+	all_commit(3, 4, 3);
 	CHECK_EQ(at_a, COUPLED_HOOK_GATE_WAIT);
 	CHECK_EQ(at_c, COUPLED_HOOK_GATE_WAIT);
 	clear_work(B);
 	CHECK(at_rest());
-}
-
-struct change_args {
-	pthread_t thread;
-	int join;
-	uint32_t id;
-	int result;
-};
-
-static void *change_main(void *arg)
-{
-	struct change_args *c = (struct change_args *)arg;
-
-	c->result = c->join ? coupled_join(&group, c->id)
-			    : coupled_leave(&group, c->id);
-	return NULL;
 }
 
 /*
@@ -543,25 +576,11 @@ static void *change_main(void *arg)
  */
 static void membership_while_waiting(int join)
 {
-	struct stepctl_participant p[3];
-	struct change_args ch;
-	int i, n_after = join ? 3 : 2;
-	static const int ids[3] = { A, B, C };
+	int n_after = join ? 3 : 2;
 
-	setup(3, join ? 2 : 3, NULL);
-	stepctl_start(&p[A], A, 2, 3, NULL);
-	stepctl_start(&p[B], B, 1, 2, NULL);
-	stepctl_start(&p[C], C, 1, 1, NULL);
-
-	stepctl_break(A, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	stepctl_permit(A);
-	stepctl_expect(A, COUPLED_HOOK_PHASE1_SLEEP);
-
-	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
-	ch.join = join;
-	ch.id = C;
-	ch.result = 999;
-	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	START(3, join ? 2 : 3, { 2, 3 }, { 1, 2 }, { 1, 1 });
+	stepctl_run_to(A, COUPLED_HOOK_PHASE1_SLEEP);
+	start_change(join, C, COUPLED_HOOK_MEMBERSHIP);
 
 	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
@@ -569,20 +588,14 @@ static void membership_while_waiting(int join)
 	CHECK_EQ(word(), 0);
 	CHECK(test_group_stopped(&group));
 	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
-	CHECK(pthread_join(ch.thread, NULL) == 0);
-	CHECK_EQ(ch.result, 0);
+	end_change();
 	CHECK_EQ(coupled_group_members(&group), n_after);
 	CHECK_EQ(coupled_is_member(&group, C), join);
 
-	for (i = 0; i < 3; i++)
-		stepctl_permit(i);
-	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(C, 0),
-		 join ? COUPLED_COMMITTED : COUPLED_ENOENT);
-	for (i = 0; i < 3; i++)
-		stepctl_join(&p[i]);
-	check_same_round(ids, n_after, join ? 1 : 2, (uint32_t)n_after);
+	permit_each(3);
+	if (!join)
+		CHECK_EQ(stepctl_result(C, 0), COUPLED_ENOENT);
+	all_commit(n_after, join ? 1 : 2, (uint32_t)n_after);
 	if (!join)
 		CHECK_EQ(stepctl_runs(C), 0);
 }
@@ -609,25 +622,10 @@ static void scenario_leave_while_waiting(void)
  */
 static void scenario_leave_racing_entry(void)
 {
-	struct stepctl_participant p[3];
-	struct change_args ch;
-	int i;
-	static const int ids[2] = { A, B };
+	START(3, 3, { 1, 3 }, { 1, 2 }, { 1, 1 });
+	stepctl_run_to(C, COUPLED_HOOK_ARRIVE);
 
-	setup(3, 3, NULL);
-	stepctl_start(&p[A], A, 1, 3, NULL);
-	stepctl_start(&p[B], B, 1, 2, NULL);
-	stepctl_start(&p[C], C, 1, 1, NULL);
-
-	stepctl_break(C, COUPLED_HOOK_ARRIVE, 1);
-	stepctl_permit(C);
-	stepctl_expect(C, COUPLED_HOOK_ARRIVE);
-
-	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_LEAVE_DRAIN, 1);
-	ch.join = 0;
-	ch.id = C;
-	ch.result = 999;
-	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	start_change(0, C, COUPLED_HOOK_LEAVE_DRAIN);
 	/* The leaver has removed C and now waits for C's call to end. */
 	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_LEAVE_DRAIN);
 	CHECK(!coupled_is_member(&group, C));
@@ -635,18 +633,12 @@ static void scenario_leave_racing_entry(void)
 
 	stepctl_release(C, COUPLED_HOOK_ARRIVE);
 	CHECK_EQ(stepctl_result(C, 0), COUPLED_ABORT_MEMBERSHIP);
-	CHECK(pthread_join(ch.thread, NULL) == 0);
-	CHECK_EQ(ch.result, 0);
+	end_change();
 	CHECK(at_rest());
 	CHECK_EQ(coupled_group_members(&group), 2);
 
-	stepctl_permit(A);
-	stepctl_permit(B);
-	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	for (i = 0; i < 3; i++)
-		stepctl_join(&p[i]);
-	check_same_round(ids, 2, 2, 2);
+	permit_each(2);
+	all_commit(2, 2, 2);
 	CHECK_EQ(stepctl_runs(C), 0);
 	CHECK(at_rest());
 }
@@ -666,25 +658,15 @@ static uint32_t slot_stat_attempts(int i)
  */
 static void scenario_attempts_count(void)
 {
-	struct stepctl_participant p[1];
-	struct change_args ch;
+	START(2, 2, { 1, 3 });
+	stepctl_run_to(A, COUPLED_HOOK_ARRIVE);
 
-	setup(2, 2, NULL);
-	stepctl_start(&p[0], A, 1, 3, NULL);
-	stepctl_break(A, COUPLED_HOOK_ARRIVE, 1);
-	stepctl_permit(A);
-	stepctl_expect(A, COUPLED_HOOK_ARRIVE);
-
-	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
-	ch.join = 0;
-	ch.id = B;
-	ch.result = 999;
-	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	start_change(0, B, COUPLED_HOOK_MEMBERSHIP);
 	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
 
 	stepctl_release(A, COUPLED_HOOK_ARRIVE);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
-	stepctl_join(&p[0]);
+	join_all();
 	printf("   attempts %u, membership aborts %u\n",
 	       (unsigned)slot_stat_attempts(A),
 	       (unsigned)coupled_load(
@@ -695,8 +677,7 @@ static void scenario_attempts_count(void)
 			      COUPLED_RELAXED),
 		 1);
 	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
-	CHECK(pthread_join(ch.thread, NULL) == 0);
-	CHECK_EQ(ch.result, 0);
+	end_change();
 	CHECK(at_rest());
 }
 
@@ -735,35 +716,28 @@ static void vote_action(const struct coupled_round *r, void *arg)
 	vote_seen[r->self][gen][1] = second;
 }
 
-struct vote_thread {
-	pthread_t thread;
-	uint32_t id;
-};
-
 static void *vote_main(void *arg)
 {
-	struct vote_thread *t = (struct vote_thread *)arg;
+	uint32_t id = (uint32_t)(uintptr_t)arg;
 	int k;
 
 	for (k = 0; k < VOTE_ROUNDS; k++)
-		CHECK_EQ(coupled_enter(&group, t->id, 1, vote_action, NULL),
+		CHECK_EQ(coupled_enter(&group, id, 1, vote_action, NULL),
 			 COUPLED_COMMITTED);
 	return NULL;
 }
 
 static void scenario_vote_abort(void)
 {
-	struct vote_thread t[3];
+	pthread_t t[3];
 	uint32_t i, gen;
 
 	setup(3, 3, NULL);
-	for (i = 0; i < 3; i++) {
-		t[i].id = i;
-		CHECK(pthread_create(&t[i].thread, NULL, vote_main, &t[i]) ==
-		      0);
-	}
 	for (i = 0; i < 3; i++)
-		CHECK(pthread_join(t[i].thread, NULL) == 0);
+		CHECK(pthread_create(&t[i], NULL, vote_main,
+				     (void *)(uintptr_t)i) == 0);
+	for (i = 0; i < 3; i++)
+		CHECK(pthread_join(t[i], NULL) == 0);
 	for (gen = 1; gen <= VOTE_ROUNDS; gen++) {
 		for (i = 0; i < 3; i++) {
 			CHECK_EQ(vote_seen[i][gen][0], 1);
@@ -798,16 +772,57 @@ static void scenario_vote_abort(void)
  * C would abort from a round that A and B committed with 3 members.  Every
  * run must end with all three committed in round 0.
  */
-/* @i arrives and rests (stopped before its sleep, then let go). */
-static void arrive_and_rest(int i)
-{
-	stepctl_break(i, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	stepctl_permit(i);
-	stepctl_expect(i, COUPLED_HOOK_PHASE1_SLEEP);
-	stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
-}
 
 enum wrap_history { WRAP_FIRST_JOIN, WRAP_REJOIN };
+
+/*
+ * Start A, B, C (requests 4, 5, 6; @calls calls each) in a group at the
+ * last generation before the wrap; after the @history, C joins.  The
+ * scripted run stops C at @point.
+ */
+static void wrap_start(enum wrap_history history, int point, int calls)
+{
+	int i;
+
+	printf("   C stopped at %s\n", stepctl_point_names[point]);
+	start_cast(
+		3, history == WRAP_REJOIN ? 3 : 2, NULL,
+		(const struct cast[]){
+			{ calls, 4 }, { calls, 5 }, { calls, 6 }, { 0, 0 } });
+	CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
+	if (history == WRAP_REJOIN) {
+		/* A round across the wrap with C, then C leaves. */
+		permit_each(3);
+		for (i = A; i <= C; i++)
+			CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.gen[C], 0);
+		CHECK_EQ(coupled_leave(&group, C), 0);
+		/* 2^32 - 1 rounds of A and B later. */
+		CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
+	}
+#if COUPLED_PROTOCOL_SETTLED
+	/* relaxed: C is idle. */
+	CHECK_EQ(coupled_load(&slots[C].ack, COUPLED_RELAXED), 0);
+#endif
+	CHECK_EQ(coupled_join(&group, C), 0);
+}
+
+/*
+ * Let everyone go on: call @k of each commits, and each has run the
+ * action @runs times, the last in round 0 with the minimum request and 3
+ * members.
+ */
+static void wrap_end(int k, unsigned runs)
+{
+	int i;
+
+	for (i = A; i <= C; i++)
+		stepctl_free(i);
+	for (i = A; i <= C; i++)
+		CHECK_EQ(stepctl_result(i, k), COUPLED_COMMITTED);
+	check_ran(3, runs, 4, 3);
+	CHECK_EQ(ctl.gen[A], 0);
+}
 
 #if COUPLED_PROTOCOL_SETTLED
 static const int wrap_points[] = {
@@ -836,52 +851,43 @@ static void check_acks_at_rest(void)
  */
 static void go_ready(int i)
 {
-	stepctl_break(i, COUPLED_HOOK_READY_SPIN, 1);
-	stepctl_release(i, COUPLED_HOOK_READY);
-	stepctl_expect(i, COUPLED_HOOK_READY_SPIN);
+	stepctl_step(i, COUPLED_HOOK_READY, COUPLED_HOOK_READY_SPIN);
 	stepctl_release(i, COUPLED_HOOK_READY_SPIN);
+}
+
+/* B goes ready; then A completes the word: A is the closer. */
+static void b_ready_a_closes(void)
+{
+	go_ready(B);
+	stepctl_release(A, COUPLED_HOOK_READY);
+}
+
+/* B goes ready and A closes the round; both stop at @hold on their way. */
+static void a_b_held_at(int hold)
+{
+	stepctl_break(A, hold, 1);
+	stepctl_break(B, hold, 1);
+	b_ready_a_closes();
+	stepctl_expect(A, hold);
+	stepctl_expect(B, hold);
 }
 
 static void wrap_slow_member(enum wrap_history history, int point)
 {
-	struct stepctl_participant p[3];
 	const unsigned leaving = BIT(COUPLED_HOOK_GATE_WAIT) |
 				 BIT(COUPLED_HOOK_EXIT_WAIT);
 	const int calls = history == WRAP_REJOIN ? 2 : 1;
 	const int k = calls - 1; /* the scripted call */
 	int i, at;
 
-	printf("   C stopped at %s\n", stepctl_point_names[point]);
-	setup(3, history == WRAP_REJOIN ? 3 : 2, NULL);
-	CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
-	stepctl_start(&p[A], A, calls, 4, NULL);
-	stepctl_start(&p[B], B, calls, 5, NULL);
-	stepctl_start(&p[C], C, calls, 6, NULL);
-
-	if (history == WRAP_REJOIN) {
-		/* A round across the wrap with C, then C leaves. */
-		for (i = A; i <= C; i++)
-			stepctl_permit(i);
-		for (i = A; i <= C; i++)
-			CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
-		CHECK_EQ(ctl.gen[C], 0);
-		CHECK_EQ(coupled_leave(&group, C), 0);
-		/* 2^32 - 1 rounds of A and B later. */
-		CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
-	}
-	/* relaxed: C is idle. */
-	CHECK_EQ(coupled_load(&slots[C].ack, COUPLED_RELAXED), 0);
-	CHECK_EQ(coupled_join(&group, C), 0);
+	wrap_start(history, point, calls);
 
 	/* A and B rest in phase 1; C arrives last, pokes them, goes ready. */
 	last_goes_ready(A, B, C);
 
 	if (point == COUPLED_HOOK_BACK_OUT) {
 		/* Work: C saw no decision yet and heads for the back-out. */
-		raise_work(C);
-		stepctl_break(C, COUPLED_HOOK_BACK_OUT, 1);
-		stepctl_release(C, COUPLED_HOOK_READY_SPIN);
-		stepctl_expect(C, COUPLED_HOOK_BACK_OUT);
+		head_for_back_out(C);
 	} else if (point != COUPLED_HOOK_READY_SPIN) {
 		/* C spins until the decision, then goes on to the point. */
 		stepctl_break(C, point, 1);
@@ -894,10 +900,8 @@ static void wrap_slow_member(enum wrap_history history, int point)
 	case COUPLED_HOOK_BACK_OUT:
 		/* B acknowledges and waits; only C's acknowledgement lacks. */
 		stepctl_break(B, COUPLED_HOOK_DECIDED, 1);
-		stepctl_break(A, COUPLED_HOOK_GATE_WAIT, 1);
-		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
-		go_ready(B);
-		stepctl_release(A, COUPLED_HOOK_READY);
+		hold_leaving(A);
+		b_ready_a_closes();
 		stepctl_expect(B, COUPLED_HOOK_DECIDED);
 		CHECK_EQ(word(), coupled__word_all_ready(3));
 		/* A must wait for C, turn after turn, while C is stopped. */
@@ -914,73 +918,40 @@ static void wrap_slow_member(enum wrap_history history, int point)
 	case COUPLED_HOOK_DONE:
 		/* C acknowledged: A opens the gate, A and B leave the word and
 		 * wait for C, which is still ready. */
-		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
-		stepctl_break(B, COUPLED_HOOK_EXIT_WAIT, 1);
-		go_ready(B);
-		stepctl_release(A, COUPLED_HOOK_READY);
+		a_b_held_at(COUPLED_HOOK_EXIT_WAIT);
 		stepctl_expect(C, point);
-		stepctl_expect(A, COUPLED_HOOK_EXIT_WAIT);
-		stepctl_expect(B, COUPLED_HOOK_EXIT_WAIT);
 		break;
 	case COUPLED_HOOK_GATE_WAIT:
 		/* The closer is held before its exit, so the gate is closed
 		 * when C gets there. */
 		stepctl_break(A, COUPLED_HOOK_DECIDED, 1);
-		go_ready(B);
-		stepctl_release(A, COUPLED_HOOK_READY);
+		b_ready_a_closes();
 		stepctl_expect(A, COUPLED_HOOK_DECIDED);
 		stepctl_expect(C, COUPLED_HOOK_GATE_WAIT);
-		stepctl_break(A, COUPLED_HOOK_EXIT_WAIT, 1);
-		stepctl_release(A, COUPLED_HOOK_DECIDED);
-		stepctl_expect(A, COUPLED_HOOK_EXIT_WAIT);
+		stepctl_step(A, COUPLED_HOOK_DECIDED, COUPLED_HOOK_EXIT_WAIT);
 		break;
 	case COUPLED_HOOK_EXIT_WAIT:
 		/* A and B are held before their done: C, done first, waits. */
-		stepctl_break(A, COUPLED_HOOK_DONE, 1);
-		stepctl_break(B, COUPLED_HOOK_DONE, 1);
-		go_ready(B);
-		stepctl_release(A, COUPLED_HOOK_READY);
-		stepctl_expect(A, COUPLED_HOOK_DONE);
-		stepctl_expect(B, COUPLED_HOOK_DONE);
+		a_b_held_at(COUPLED_HOOK_DONE);
 		stepctl_expect(C, COUPLED_HOOK_EXIT_WAIT);
 		break;
 	default: /* EXITED: A and B return while C is stopped. */
-		go_ready(B);
-		stepctl_release(A, COUPLED_HOOK_READY);
+		b_ready_a_closes();
 		stepctl_expect(C, COUPLED_HOOK_EXITED);
 		CHECK_EQ(stepctl_result(A, k), COUPLED_COMMITTED);
 		CHECK_EQ(stepctl_result(B, k), COUPLED_COMMITTED);
 		break;
 	}
 
-	/* Let everyone go on. */
-	for (i = A; i <= C; i++)
-		stepctl_free(i);
-	for (i = A; i <= C; i++)
-		CHECK_EQ(stepctl_result(i, k), COUPLED_COMMITTED);
-	for (i = A; i <= C; i++)
-		stepctl_join(&p[i]);
-	for (i = A; i <= C; i++) {
-		CHECK_EQ(stepctl_runs(i), (unsigned)calls);
-		CHECK_EQ(ctl.gen[i], 0);
-		CHECK_EQ(ctl.param[i], 4);
-		CHECK_EQ(ctl.members[i], 3);
-	}
+	wrap_end(k, (unsigned)calls);
+	join_all();
 	if (point == COUPLED_HOOK_BACK_OUT)
 		clear_work(C);
 	CHECK(at_rest());
 	check_acks_at_rest();
 }
 
-static void wrap_all_points(enum wrap_history history)
-{
-	size_t j;
-
-	for (j = 0; j < sizeof(wrap_points) / sizeof(wrap_points[0]); j++)
-		wrap_slow_member(history, wrap_points[j]);
-}
-
-#else  /* the direct protocol */
+#else /* the direct protocol */
 
 /*
  * Generation wrap, direct protocol.  There are no acknowledgements; what
@@ -1016,30 +987,11 @@ static void check_acks_at_rest(void)
 
 static void wrap_slow_member(enum wrap_history history, int point)
 {
-	struct stepctl_participant p[3];
 	const int first = history == WRAP_REJOIN ? 1 : 0;
 	const int calls = first + 3; /* the scripted call, then two rounds */
 	int i, r;
 
-	printf("   C stopped at %s\n", stepctl_point_names[point]);
-	setup(3, history == WRAP_REJOIN ? 3 : 2, NULL);
-	CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
-	stepctl_start(&p[A], A, calls, 4, NULL);
-	stepctl_start(&p[B], B, calls, 5, NULL);
-	stepctl_start(&p[C], C, calls, 6, NULL);
-
-	if (history == WRAP_REJOIN) {
-		/* A round across the wrap with C, then C leaves. */
-		for (i = A; i <= C; i++)
-			stepctl_permit(i);
-		for (i = A; i <= C; i++)
-			CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
-		CHECK_EQ(ctl.gen[C], 0);
-		CHECK_EQ(coupled_leave(&group, C), 0);
-		/* 2^32 - 1 rounds of A and B later. */
-		CHECK_EQ(coupled_group_set_generation(&group, UINT32_MAX), 0);
-	}
-	CHECK_EQ(coupled_join(&group, C), 0);
+	wrap_start(history, point, calls);
 
 	switch (point) {
 	case COUPLED_HOOK_WITHDRAW:
@@ -1048,68 +1000,48 @@ static void wrap_slow_member(enum wrap_history history, int point)
 		arrive_and_rest(C);
 		stepctl_set_abort(C, 1);
 		stepctl_break(C, COUPLED_HOOK_WITHDRAW, 1);
-		coupled_adapter_wake(coupled_group_adapter(&group),
-				     adapter_of(C), C);
+		wake(C);
 		stepctl_expect(C, COUPLED_HOOK_WITHDRAW);
 		stepctl_permit(B);
-		CHECK_EQ(stepctl_result(B, first), COUPLED_COMMITTED);
-		CHECK_EQ(stepctl_result(A, first), COUPLED_COMMITTED);
 		break;
 	case COUPLED_HOOK_PHASE1_SLEEP:
 		/* A rests; C is held before its sleep; B completes. */
 		arrive_and_rest(A);
-		stepctl_break(C, COUPLED_HOOK_PHASE1_SLEEP, 1);
-		stepctl_permit(C);
-		stepctl_expect(C, COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_run_to(C, COUPLED_HOOK_PHASE1_SLEEP);
 		stepctl_permit(B);
-		CHECK_EQ(stepctl_result(B, first), COUPLED_COMMITTED);
-		CHECK_EQ(stepctl_result(A, first), COUPLED_COMMITTED);
 		break;
 	default:
 		/* A and B rest; C arrives last and completes. */
-		arrive_and_rest(A);
-		arrive_and_rest(B);
-		stepctl_break(C, point, 1);
-		stepctl_permit(C);
-		stepctl_expect(C, point);
-		if (point == COUPLED_HOOK_COMPLETE) {
-			/* Frozen: complete, nobody has run the action. */
-			CHECK_EQ(word(), 3);
-			CHECK(!test_group_stopped(&group));
-			for (i = A; i <= C; i++)
-				CHECK_EQ(stepctl_runs(i), (unsigned)first);
-		} else {
-			CHECK_EQ(stepctl_result(A, first), COUPLED_COMMITTED);
-			CHECK_EQ(stepctl_result(B, first), COUPLED_COMMITTED);
-		}
+		two_rest_then_c(point);
 		break;
 	}
-	stepctl_set_abort(C, 0);
-	for (i = A; i <= C; i++)
-		stepctl_free(i);
-	for (i = A; i <= C; i++)
-		CHECK_EQ(stepctl_result(i, first), COUPLED_COMMITTED);
-	for (i = A; i <= C; i++) {
-		CHECK_EQ(stepctl_runs(i), (unsigned)first + 1u);
-		CHECK_EQ(ctl.gen[i], 0);
-		CHECK_EQ(ctl.param[i], 4);
-		CHECK_EQ(ctl.members[i], 3);
+	if (point == COUPLED_HOOK_COMPLETE) {
+		/* Frozen: complete, nobody has run the action. */
+		CHECK_EQ(word(), 3);
+		CHECK(!test_group_stopped(&group));
+		for (i = A; i <= C; i++)
+			CHECK_EQ(stepctl_runs(i), (unsigned)first);
+	} else {
+		CHECK_EQ(stepctl_result(A, first), COUPLED_COMMITTED);
+		CHECK_EQ(stepctl_result(B, first), COUPLED_COMMITTED);
 	}
+	stepctl_set_abort(C, 0);
+	wrap_end(first, (unsigned)first + 1u);
 	/* Two more rounds: generations 1 and 2. */
 	for (r = 1; r <= 2; r++) {
-		for (i = A; i <= C; i++)
-			stepctl_permit(i);
+		permit_each(3);
 		for (i = A; i <= C; i++)
 			CHECK_EQ(stepctl_result(i, first + r),
 				 COUPLED_COMMITTED);
 		for (i = A; i <= C; i++)
 			CHECK_EQ(ctl.gen[i], (uint32_t)r);
 	}
-	for (i = A; i <= C; i++)
-		stepctl_join(&p[i]);
+	join_all();
 	CHECK(at_rest());
 	check_acks_at_rest();
 }
+
+#endif /* COUPLED_PROTOCOL_SETTLED */
 
 static void wrap_all_points(enum wrap_history history)
 {
@@ -1118,7 +1050,6 @@ static void wrap_all_points(enum wrap_history history)
 	for (j = 0; j < sizeof(wrap_points) / sizeof(wrap_points[0]); j++)
 		wrap_slow_member(history, wrap_points[j]);
 }
-#endif /* COUPLED_PROTOCOL_SETTLED */
 
 static void scenario_wrap_first_join(void)
 {
@@ -1140,42 +1071,27 @@ static void scenario_wrap_rejoin(void)
  */
 static void scenario_withdraw_then_commit(void)
 {
-	struct stepctl_participant p[3];
-	static const int ids[3] = { A, B, C };
-	int i;
-
-	setup(3, 3, NULL);
-	stepctl_start(&p[A], A, 2, 5, NULL);
-	stepctl_start(&p[B], B, 1, 3, NULL);
-	stepctl_start(&p[C], C, 1, 4, NULL);
+	START(3, 3, { 2, 5 }, { 1, 3 }, { 1, 4 });
 
 	arrive_and_rest(A);
 	arrive_and_rest(B);
 	CHECK_EQ(word(), 2);
 
 	stepctl_set_abort(A, 1);
-	coupled_adapter_wake(coupled_group_adapter(&group), adapter_of(A), A);
+	wake(A);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_CALLER);
 	CHECK_EQ(word(), 1);
 
 	/* C arrives: not the last one, it rests. */
-	stepctl_break(C, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	stepctl_permit(C);
-	stepctl_expect(C, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_run_to(C, COUPLED_HOOK_PHASE1_SLEEP);
 	CHECK_EQ(word(), 2);
-	for (i = A; i <= C; i++)
-		CHECK_EQ(stepctl_runs(i), 0);
+	nobody_ran();
 	stepctl_release(C, COUPLED_HOOK_PHASE1_SLEEP);
 
 	/* A comes back: now the round commits, with everyone. */
 	stepctl_set_abort(A, 0);
 	stepctl_permit(A);
-	CHECK_EQ(stepctl_result(A, 1), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(C, 0), COUPLED_COMMITTED);
-	for (i = A; i <= C; i++)
-		stepctl_join(&p[i]);
-	check_same_round(ids, 3, 3, 3);
+	all_commit(3, 3, 3);
 	/* The only round: nothing committed while A was away. */
 	CHECK_EQ(ctl.gen[A], 1);
 	CHECK(at_rest());
@@ -1199,7 +1115,6 @@ static struct oracle_round sparse_log[SPARSE_ROUNDS + 2];
 static const uint32_t sparse_ids[4] = { 4095, 17, 3, 1000 };
 
 struct sparse_thread {
-	pthread_t thread;
 	uint32_t id;
 	int32_t request;
 };
@@ -1243,6 +1158,7 @@ static void scenario_sparse_roster(void)
 {
 	static const uint32_t joined[5] = { 4095, 17, 2048, 1000, 3 };
 	struct sparse_thread t[4];
+	pthread_t th[4];
 	struct timespec limit;
 	uint32_t k, g;
 
@@ -1266,8 +1182,7 @@ static void scenario_sparse_roster(void)
 		oracle_init(&sparse_log[g]);
 	for (k = 0; k < 4; k++) {
 		t[k].id = sparse_ids[k];
-		CHECK(pthread_create(&t[k].thread, NULL, sparse_main, &t[k]) ==
-		      0);
+		CHECK(pthread_create(&th[k], NULL, sparse_main, &t[k]) == 0);
 	}
 	/* Bounded: a member nobody wakes fails the scenario, not a hang. */
 	stepctl_deadline(&limit);
@@ -1276,7 +1191,7 @@ static void scenario_sparse_roster(void)
 		stepctl_cond_wait(&limit, "the end of the rounds", -1);
 	pthread_mutex_unlock(&stepctl_m);
 	for (k = 0; k < 4; k++)
-		CHECK(pthread_join(t[k].thread, NULL) == 0);
+		CHECK(pthread_join(th[k], NULL) == 0);
 	for (g = 1; g <= SPARSE_ROUNDS; g++) {
 		struct oracle_failure f;
 
@@ -1308,45 +1223,28 @@ static void scenario_sparse_roster(void)
  */
 static void scenario_withdraw_after_complete(void)
 {
-	struct stepctl_participant p[3];
-	static const int ids[3] = { A, B, C };
-	int i;
-
 	DIRECT_ONLY("the completer's COMPLETE point and the withdrawal CAS "
 		    "are the direct protocol's; settled: irrevocable_commit, "
 		    "late_back_out");
-	setup(3, 3, NULL);
-	stepctl_start(&p[A], A, 1, 4, NULL);
-	stepctl_start(&p[B], B, 1, 2, NULL);
-	stepctl_start(&p[C], C, 1, 6, NULL);
-
-	arrive_and_rest(A);
-	arrive_and_rest(B);
-	stepctl_break(C, COUPLED_HOOK_COMPLETE, 1);
-	stepctl_permit(C);
-	stepctl_expect(C, COUPLED_HOOK_COMPLETE);
+	START(3, 3, { 1, 4 }, { 1, 2 }, { 1, 6 });
+	two_rest_then_c(COUPLED_HOOK_COMPLETE);
 	CHECK_EQ(word(), 3);
 
 	/* B's abort fires while the round is frozen. */
 	stepctl_set_abort(B, 1);
 	stepctl_break(B, COUPLED_HOOK_WITHDRAW, 1);
 	stepctl_break(B, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	coupled_adapter_wake(coupled_group_adapter(&group), adapter_of(B), B);
+	wake(B);
 	stepctl_expect(B, COUPLED_HOOK_WITHDRAW);
 	stepctl_release(B, COUPLED_HOOK_WITHDRAW);
 	/* Refused: B waits on for the generation; it did not return. */
 	stepctl_expect(B, COUPLED_HOOK_PHASE1_SLEEP);
 	CHECK_EQ(word(), 3);
-	for (i = A; i <= C; i++)
-		CHECK_EQ(stepctl_runs(i), 0);
+	nobody_ran();
 
 	stepctl_free(C);
 	stepctl_free(B);
-	for (i = A; i <= C; i++)
-		CHECK_EQ(stepctl_result(i, 0), COUPLED_COMMITTED);
-	for (i = A; i <= C; i++)
-		stepctl_join(&p[i]);
-	check_same_round(ids, 3, 2, 3);
+	all_commit(3, 2, 3);
 	/* relaxed: B's thread was joined. */
 	CHECK_EQ(coupled_load(&slots[B].stats.aborts[COUPLED_ABORT_CALLER],
 			      COUPLED_RELAXED),
@@ -1380,37 +1278,21 @@ static double now_ms(void)
 
 static void stop_while_complete(int join)
 {
-	struct stepctl_participant p[3];
-	struct change_args ch;
-	static const int ids[3] = { A, B, C };
 	double end;
 	int i;
 
 	printf("   the change: %s\n", join ? "join D" : "leave A");
-	setup(4, 3, NULL);
-	stepctl_start(&p[A], A, 1, 4, NULL);
-	stepctl_start(&p[B], B, 1, 2, NULL);
-	stepctl_start(&p[C], C, 1, 6, NULL);
+	START(4, 3, { 1, 4 }, { 1, 2 }, { 1, 6 });
+	two_rest_then_c(COUPLED_HOOK_COMPLETE);
 
-	arrive_and_rest(A);
-	arrive_and_rest(B);
-	stepctl_break(C, COUPLED_HOOK_COMPLETE, 1);
-	stepctl_permit(C);
-	stepctl_expect(C, COUPLED_HOOK_COMPLETE);
-
-	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
-	ch.join = join;
-	ch.id = join ? 3u : (uint32_t)A;
-	ch.result = 999;
-	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	start_change(join, join ? 3u : (uint32_t)A, COUPLED_HOOK_MEMBERSHIP);
 	end = now_ms() + STOP_WINDOW_MS;
 	while (now_ms() < end) {
 		CHECK(!test_group_stopped(&group));
 		CHECK_EQ(word(), 3);
 		sched_yield();
 	}
-	for (i = A; i <= C; i++)
-		CHECK_EQ(stepctl_runs(i), 0);
+	nobody_ran();
 
 	stepctl_free(C);
 	for (i = A; i <= C; i++)
@@ -1419,13 +1301,11 @@ static void stop_while_complete(int join)
 	CHECK(test_group_stopped(&group));
 	CHECK_EQ(word(), 0);
 	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
-	CHECK(pthread_join(ch.thread, NULL) == 0);
-	CHECK_EQ(ch.result, 0);
-	for (i = A; i <= C; i++)
-		stepctl_join(&p[i]);
-	check_same_round(ids, 3, 2, 3);
+	end_change();
+	join_all();
+	check_same_round(3, 2, 3);
 	CHECK_EQ(coupled_group_members(&group), join ? 4 : 2);
-	CHECK_EQ(coupled_is_member(&group, ch.id), join);
+	CHECK_EQ(coupled_is_member(&group, change_id), join);
 	CHECK(test_roster_consistent(&group) == NULL);
 	CHECK(at_rest());
 }
@@ -1448,41 +1328,34 @@ static void scenario_stop_while_complete(void)
  * increment would commit at once; the settled one polls in phase 1, before
  * the ready phase).  Then B commits with A in one round.
  */
+/* B's next call gives up at once with @reason, as its call @k. */
+static void gives_up(int k, int reason)
+{
+	stepctl_permit(B);
+	CHECK_EQ(stepctl_result(B, k), reason);
+	nobody_ran();
+}
+
 static void scenario_abort_last_arriver(void)
 {
-	struct stepctl_participant p[2];
-	static const int ids[2] = { A, B };
-
-	setup(2, 2, NULL);
-	stepctl_start(&p[A], A, 1, 4, NULL);
-	stepctl_start(&p[B], B, 4, 2, NULL);
+	START(2, 2, { 1, 4 }, { 4, 2 });
 
 	arrive_and_rest(A);
 	raise_work(B);
-	stepctl_permit(B);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_ABORT_WORK);
+	gives_up(0, COUPLED_ABORT_WORK);
 	clear_work(B);
-	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
 
 	stepctl_set_abort(B, 1);
-	stepctl_permit(B);
-	CHECK_EQ(stepctl_result(B, 1), COUPLED_ABORT_CALLER);
+	gives_up(1, COUPLED_ABORT_CALLER);
 	stepctl_set_abort(B, 0);
-	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
 
 	/* 1 ns after the clock's origin: past for any monotonic clock. */
 	stepctl_set_deadline(B, 1);
-	stepctl_permit(B);
-	CHECK_EQ(stepctl_result(B, 2), COUPLED_ABORT_TIMEOUT);
+	gives_up(2, COUPLED_ABORT_TIMEOUT);
 	stepctl_set_deadline(B, 0);
-	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
 
 	stepctl_permit(B);
-	CHECK_EQ(stepctl_result(B, 3), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
-	stepctl_join(&p[A]);
-	stepctl_join(&p[B]);
-	check_same_round(ids, 2, 2, 2);
+	all_commit(2, 2, 2);
 	CHECK(at_rest());
 }
 
@@ -1498,31 +1371,19 @@ static void scenario_abort_last_arriver(void)
  */
 static void scenario_change_after_completion(void)
 {
-	struct stepctl_participant p[3];
-	static const int ids[3] = { A, B, C };
-
 	DIRECT_ONLY("the ARRIVED point is the direct protocol's; settled: "
 		    "leave_while_waiting");
-	setup(3, 3, NULL);
-	stepctl_start(&p[A], A, 1, 4, NULL);
-	stepctl_start(&p[B], B, 1, 2, NULL);
-	stepctl_start(&p[C], C, 1, 6, NULL);
+	START(3, 3, { 1, 4 }, { 1, 2 }, { 1, 6 });
 
 	arrive_and_rest(A);
-	stepctl_break(B, COUPLED_HOOK_ARRIVED, 1);
-	stepctl_permit(B);
-	stepctl_expect(B, COUPLED_HOOK_ARRIVED);
+	stepctl_run_to(B, COUPLED_HOOK_ARRIVED);
 	stepctl_permit(C);
 	CHECK_EQ(stepctl_result(C, 0), COUPLED_COMMITTED);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
 	CHECK_EQ(coupled_leave(&group, C), 0);
 
 	stepctl_release(B, COUPLED_HOOK_ARRIVED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	stepctl_join(&p[A]);
-	stepctl_join(&p[B]);
-	stepctl_join(&p[C]);
-	check_same_round(ids, 3, 2, 3);
+	all_commit(3, 2, 3);
 	CHECK(at_rest());
 }
 
@@ -1536,73 +1397,71 @@ static void scenario_change_after_completion(void)
  */
 static void scenario_deadline_in_ready(void)
 {
-	struct stepctl_participant p[2];
-	static const int ids[2] = { A, B };
 	uint64_t now;
 
 	SETTLED_ONLY("the ready phase, where a deadline no longer counts; a "
 		     "direct member's deadline counts until its withdrawal is "
 		     "refused");
-	setup(2, 2, NULL);
-	stepctl_start(&p[A], A, 1, 5, NULL);
-	stepctl_start(&p[B], B, 1, 3, NULL);
+	START(2, 2, { 1, 5 }, { 1, 3 });
 	now = coupled_adapter_now(coupled_group_adapter(&group));
 	stepctl_set_deadline(A, now + 60000000000u); /* a minute ahead */
-
-	stepctl_break(A, COUPLED_HOOK_READY_SPIN, 1);
-	stepctl_break(B, COUPLED_HOOK_READY, 1);
-	stepctl_permit(A);
-	stepctl_permit(B);
-	stepctl_expect(A, COUPLED_HOOK_READY_SPIN);
-	stepctl_expect(B, COUPLED_HOOK_READY);
-	CHECK_EQ(word(), 0x00010002u);
+	ready_spin_and_ready();
 
 	stepctl_move_deadline(A, 1);
 	stepctl_resume(A);
 	stepctl_expect(A, COUPLED_HOOK_READY_SPIN);
 	CHECK_EQ(word(), 0x00010002u);
-	CHECK_EQ(stepctl_runs(A) + stepctl_runs(B), 0);
+	nobody_ran();
 
 	stepctl_release(A, COUPLED_HOOK_READY_SPIN);
 	stepctl_release(B, COUPLED_HOOK_READY);
-	CHECK_EQ(stepctl_result(A, 0), COUPLED_COMMITTED);
-	CHECK_EQ(stepctl_result(B, 0), COUPLED_COMMITTED);
-	stepctl_join(&p[A]);
-	stepctl_join(&p[B]);
-	check_same_round(ids, 2, 3, 2);
+	all_commit(2, 3, 2);
 	CHECK(at_rest());
 }
 
-static const struct {
+struct scenario {
 	const char *name;
 	void (*fn)(void);
-} scenarios[] = {
+};
+
+static const struct scenario scenarios[] = {
 #define SCENARIO(name) { #name, scenario_##name },
 #include "scenarios.def"
 #undef SCENARIO
 };
 
-int main(int argc, char **argv)
+/*
+ * Run the scenario of @table (@n of them) that argv[1] names, or all of
+ * them; argv[2] picks the wait strategy.  Return: the exit status.
+ */
+static int run_scenarios(const struct scenario *table, size_t n, int argc,
+			 char **argv)
 {
 	size_t i;
 
 	if (argc >= 3 && strcmp(argv[2], "condvar") == 0)
 		strategy = COUPLED_PTHREAD_CONDVAR;
 	running_all = argc < 2 || strcmp(argv[1], "all") == 0;
-	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
-		if (argc < 2 || strcmp(argv[1], "all") == 0 ||
-		    strcmp(argv[1], scenarios[i].name) == 0) {
-			printf("-- %s (%s, %s protocol)\n", scenarios[i].name,
+	for (i = 0; i < n; i++) {
+		if (running_all || strcmp(argv[1], table[i].name) == 0) {
+			printf("-- %s (%s, %s protocol)\n", table[i].name,
 			       coupled_pthread_strategy_name(strategy),
 			       COUPLED_PROTOCOL_NAME);
-			scenarios[i].fn();
-			if (argc >= 2 && strcmp(argv[1], "all") != 0)
+			table[i].fn();
+			if (!running_all)
 				return 0;
 		}
 	}
-	if (argc >= 2 && strcmp(argv[1], "all") != 0) {
+	if (!running_all) {
 		fprintf(stderr, "unknown scenario %s\n", argv[1]);
 		return 2;
 	}
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	return run_scenarios(scenarios,
+			     sizeof(scenarios) / sizeof(scenarios[0]), argc,
+			     argv);
 }

@@ -27,24 +27,13 @@
  */
 static void scenario_arrival_sees_stop(void)
 {
-	struct stepctl_participant p[2];
-	struct change_args ch;
-
 	DIRECT_ONLY("the direct word's stop flag; settled: attempts_count");
-	setup(3, 2, NULL);
-	stepctl_start(&p[A], A, 1, 1, NULL);
-	stepctl_start(&p[B], B, 1, 2, NULL);
+	START(3, 2, { 1, 1 }, { 1, 2 });
 	arrive_and_rest(B);
-	stepctl_break(A, COUPLED_HOOK_ARRIVE, 1);
-	stepctl_permit(A);
-	stepctl_expect(A, COUPLED_HOOK_ARRIVE);
+	stepctl_run_to(A, COUPLED_HOOK_ARRIVE);
 
 	stepctl_break(B, COUPLED_HOOK_WITHDRAW, 1);
-	stepctl_break(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP, 1);
-	ch.join = 1;
-	ch.id = C;
-	ch.result = 999;
-	CHECK(pthread_create(&ch.thread, NULL, change_main, &ch) == 0);
+	start_change(1, C, COUPLED_HOOK_MEMBERSHIP);
 	/* Woken by the change, B saw stop and is about to withdraw. */
 	stepctl_expect(B, COUPLED_HOOK_WITHDRAW);
 	CHECK(test_group_stopped(&group));
@@ -57,43 +46,19 @@ static void scenario_arrival_sees_stop(void)
 	CHECK_EQ(stepctl_result(B, 0), COUPLED_ABORT_MEMBERSHIP);
 	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
 	stepctl_release(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
-	CHECK(pthread_join(ch.thread, NULL) == 0);
-	CHECK_EQ(ch.result, 0);
-	stepctl_join(&p[A]);
-	stepctl_join(&p[B]);
-	CHECK_EQ(stepctl_runs(A), 0);
-	CHECK_EQ(stepctl_runs(B), 0);
+	end_change();
+	join_all();
+	nobody_ran();
 	CHECK(at_rest());
 	CHECK_EQ(coupled_group_members(&group), 3);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} focused[] = {
+static const struct scenario focused[] = {
 	{ "arrival_sees_stop", scenario_arrival_sees_stop },
 };
 
 int main(int argc, char **argv)
 {
-	size_t i;
-
-	if (argc >= 3 && strcmp(argv[2], "condvar") == 0)
-		strategy = COUPLED_PTHREAD_CONDVAR;
-	running_all = argc < 2 || strcmp(argv[1], "all") == 0;
-	for (i = 0; i < sizeof(focused) / sizeof(focused[0]); i++) {
-		if (running_all || strcmp(argv[1], focused[i].name) == 0) {
-			printf("-- %s (%s, %s protocol)\n", focused[i].name,
-			       coupled_pthread_strategy_name(strategy),
-			       COUPLED_PROTOCOL_NAME);
-			focused[i].fn();
-			if (!running_all)
-				return 0;
-		}
-	}
-	if (!running_all) {
-		fprintf(stderr, "unknown scenario %s\n", argv[1]);
-		return 2;
-	}
-	return 0;
+	return run_scenarios(focused, sizeof(focused) / sizeof(focused[0]),
+			     argc, argv);
 }
