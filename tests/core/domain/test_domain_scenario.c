@@ -541,13 +541,17 @@ static void set_req_all(int c, int32_t r)
 }
 
 /* Core @c's deadline at @level: @seconds from now. */
-static void set_deadline(int c, int level, int seconds)
+static void set_deadline_ns(int c, int level, uint64_t ns)
 {
 	pthread_mutex_lock(&m);
 	ctl.deadline[c][level] =
-		coupled_adapter_now(coupled_group_adapter(grp[c][level])) +
-		(uint64_t)seconds * 1000000000u;
+		coupled_adapter_now(coupled_group_adapter(grp[c][level])) + ns;
 	pthread_mutex_unlock(&m);
+}
+
+static void set_deadline(int c, int level, int seconds)
+{
+	set_deadline_ns(c, level, (uint64_t)seconds * 1000000000u);
 }
 
 static void set_work(int c, int on)
@@ -584,6 +588,84 @@ static void check_leaf_alone(int a, int ka, int b, int kb, int32_t param)
 }
 
 /*
+ * Calls @ka of core @a and @kb of core @b commit their cluster's round
+ * alone (check_leaf_alone()), and learn @out_a and @out_b at the root.
+ */
+static void leaf_commits_alone(int a, int ka, int b, int kb, int32_t param,
+			       int out_a, int out_b)
+{
+	CHECK_EQ(result(a, ka), COUPLED_COMMITTED);
+	CHECK_EQ(result(b, kb), COUPLED_COMMITTED);
+	check_leaf_alone(a, ka, b, kb, param);
+	CHECK_EQ(lvl(a, ka, ROOT)->outcome, out_a);
+	CHECK_EQ(lvl(b, kb, ROOT)->outcome, out_b);
+}
+
+/* Cores @a and @b make their next calls, to stop at @pa, @pb of the root. */
+static void pair_calls(int a, int pa, int b, int pb)
+{
+	set_brk(a, ROOT, pa, 1);
+	set_brk(b, ROOT, pb, 1);
+	permit(a);
+	permit(b);
+}
+
+/* B's cores commit B and stop before they try the root (DOMAIN_TRY). */
+static void b_before_root(void)
+{
+	pair_calls(B0, COUPLED_HOOK_DOMAIN_TRY, B1, COUPLED_HOOK_DOMAIN_TRY);
+	expect(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	expect(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+}
+
+/* B's cores, let go, find the root given up: B commits alone (@param). */
+static void b_gives_root_up(int32_t param)
+{
+	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	leaf_commits_alone(B0, 0, B1, 0, param, COUPLED_DOMAIN_CANNOT,
+			   COUPLED_DOMAIN_CANNOT);
+}
+
+/*
+ * A0 stops at @point of the root and A1 rests there (A's level-0 round
+ * has the parameter 2); B's cores are held before the root.  A0 goes on and gives
+ * the root up with @outcome: A1 must give it up too (CANNOT), A commits
+ * level 0 alone, and B then finds the root given up as well.
+ */
+static void a0_gives_root_up(int point, int outcome)
+{
+	expect(A0, ROOT, point);
+	expect_rest(A1, ROOT);
+	release(A0, ROOT, point);
+	leaf_commits_alone(A0, 0, A1, 0, 2, outcome, COUPLED_DOMAIN_CANNOT);
+	b_gives_root_up(2);
+	finish();
+}
+
+/*
+ * Every core but @skip (-1: none) makes its next call, stops before it
+ * tries the root, and once all of them are there, goes on.
+ */
+static void all_try_root(int skip)
+{
+	int c;
+
+	for (c = 0; c < CORES; c++) {
+		if (c == skip)
+			continue;
+		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
+		permit(c);
+	}
+	for (c = 0; c < CORES; c++)
+		if (c != skip)
+			expect(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	for (c = 0; c < CORES; c++)
+		if (c != skip)
+			release(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+}
+
+/*
  * (a) Cluster A's cores wait at the root (every core is a candidate: B1
  * rests in B, B0 is inside its call, stopped in its first work check).
  * B0 then finds work pending and aborts: it gives the root up and kicks
@@ -615,10 +697,7 @@ static void scenario_cannot_while_other_aborts(void)
 			wait_cv(&limit, "the gate", B0);
 		pthread_mutex_unlock(&m);
 	}
-	set_brk(A0, ROOT, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	set_brk(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	permit(A0);
-	permit(A1);
+	pair_calls(A0, COUPLED_HOOK_PHASE1_SLEEP, A1, COUPLED_HOOK_DOMAIN_TRY);
 	expect(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	expect_rest(A0, ROOT);
 	set_brk(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP, 1);
@@ -633,11 +712,8 @@ static void scenario_cannot_while_other_aborts(void)
 	expect(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP);
 	release(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP);
 	release(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	CHECK_EQ(result(A0, 0), COUPLED_COMMITTED);
-	CHECK_EQ(result(A1, 0), COUPLED_COMMITTED);
-	check_leaf_alone(A0, 0, A1, 0, 3);
-	CHECK_EQ(lvl(A0, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
-	CHECK_EQ(lvl(A1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
+	leaf_commits_alone(A0, 0, A1, 0, 3, COUPLED_DOMAIN_CANNOT,
+			   COUPLED_DOMAIN_CANNOT);
 	/* A1 never rested at the root. */
 	CHECK_EQ(ctl.hits[A1][ROOT][COUPLED_HOOK_PHASE1_SLEEP], 0);
 	/* B0 without work: B commits alone, A is not a candidate. */
@@ -645,11 +721,8 @@ static void scenario_cannot_while_other_aborts(void)
 	ctl.gate_work = 0;
 	pthread_mutex_unlock(&m);
 	permit(B0);
-	CHECK_EQ(result(B0, 1), COUPLED_COMMITTED);
-	CHECK_EQ(result(B1, 0), COUPLED_COMMITTED);
-	check_leaf_alone(B0, 1, B1, 0, 1);
-	CHECK_EQ(lvl(B0, 1, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
-	CHECK_EQ(lvl(B1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
+	leaf_commits_alone(B0, 1, B1, 0, 1, COUPLED_DOMAIN_CANNOT,
+			   COUPLED_DOMAIN_CANNOT);
 	finish();
 }
 
@@ -668,14 +741,7 @@ static void scenario_system_after_cluster(void)
 	set_req(A1, 3, 6);
 	set_req(B0, 4, 2);
 	set_req(B1, 6, 9);
-	for (c = 0; c < CORES; c++) {
-		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-		permit(c);
-	}
-	for (c = 0; c < CORES; c++)
-		expect(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	for (c = 0; c < CORES; c++)
-		release(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	all_try_root(-1);
 	for (c = 0; c < CORES; c++) {
 		CHECK_EQ(result(c, 0), COUPLED_COMMITTED);
 		CHECK_EQ(ctl.actions[c], 1);
@@ -708,37 +774,10 @@ static void scenario_root_deadline(void)
 	setup();
 	for (c = 0; c < CORES; c++)
 		set_req(c, 2, 2);
-	set_brk(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	set_brk(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	permit(B0);
-	permit(B1);
-	expect(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	expect(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	set_brk(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	set_brk(A1, ROOT, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	pthread_mutex_lock(&m);
-	ctl.deadline[A0][ROOT] =
-		coupled_adapter_now(coupled_group_adapter(grp[A0][ROOT])) +
-		100000000u; /* 100 ms */
-	pthread_mutex_unlock(&m);
-	permit(A0);
-	permit(A1);
-	expect(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	expect_rest(A1, ROOT);
-	release(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	CHECK_EQ(result(A0, 0), COUPLED_COMMITTED);
-	CHECK_EQ(result(A1, 0), COUPLED_COMMITTED);
-	check_leaf_alone(A0, 0, A1, 0, 2);
-	CHECK_EQ(lvl(A0, 0, ROOT)->outcome, COUPLED_ABORT_TIMEOUT);
-	CHECK_EQ(lvl(A1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
-	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	CHECK_EQ(result(B0, 0), COUPLED_COMMITTED);
-	CHECK_EQ(result(B1, 0), COUPLED_COMMITTED);
-	check_leaf_alone(B0, 0, B1, 0, 2);
-	CHECK_EQ(lvl(B0, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
-	CHECK_EQ(lvl(B1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
-	finish();
+	b_before_root();
+	set_deadline_ns(A0, ROOT, 100000000u); /* 100 ms */
+	pair_calls(A0, COUPLED_HOOK_DOMAIN_TRY, A1, COUPLED_HOOK_PHASE1_SLEEP);
+	a0_gives_root_up(COUPLED_HOOK_DOMAIN_TRY, COUPLED_ABORT_TIMEOUT);
 }
 
 /*
@@ -758,16 +797,8 @@ static void scenario_abandon_and_retry(void)
 	for (c = 0; c < CORES; c++)
 		set_req(c, 4, 3);
 	set_req(B1, 4, 1);
-	set_brk(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	set_brk(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	permit(B0);
-	permit(B1);
-	expect(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	expect(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	set_brk(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	set_brk(A1, ROOT, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	permit(A0);
-	permit(A1);
+	b_before_root();
+	pair_calls(A0, COUPLED_HOOK_DOMAIN_TRY, A1, COUPLED_HOOK_PHASE1_SLEEP);
 	expect(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	expect(A1, ROOT, COUPLED_HOOK_PHASE1_SLEEP);
 	/* A0 gets work and gives the root up; A1 stays stopped. */
@@ -793,11 +824,8 @@ static void scenario_abandon_and_retry(void)
 	CHECK_EQ(coupled_load(&t.node[0].candidates, COUPLED_RELAXED), 4);
 #endif
 	release(A1, ROOT, COUPLED_HOOK_PHASE1_SLEEP);
-	CHECK_EQ(result(A1, 0), COUPLED_COMMITTED);
-	CHECK_EQ(result(A0, 0), COUPLED_COMMITTED);
-	CHECK_EQ(lvl(A0, 0, ROOT)->outcome, COUPLED_ABORT_WORK);
-	check_leaf_alone(A0, 0, A1, 0, 4);
-	CHECK_EQ(lvl(A1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
+	leaf_commits_alone(A0, 0, A1, 0, 4, COUPLED_ABORT_WORK,
+			   COUPLED_DOMAIN_CANNOT);
 #if COUPLED_PROTOCOL_SETTLED
 	clear_work(A0);
 	permit(A0);
@@ -810,13 +838,10 @@ static void scenario_abandon_and_retry(void)
 	expect(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	for (c = 0; c < CORES; c++)
 		release(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	CHECK_EQ(result(A0, 1), COUPLED_COMMITTED);
-	CHECK_EQ(result(A1, 1), COUPLED_COMMITTED);
-	CHECK_EQ(result(B0, 0), COUPLED_COMMITTED);
-	CHECK_EQ(result(B1, 0), COUPLED_COMMITTED);
 	for (c = 0; c < CORES; c++) {
 		int k = c < B0 ? 1 : 0;
 
+		CHECK_EQ(result(c, k), COUPLED_COMMITTED);
 		CHECK_EQ(lvl(c, k, 0)->generation, c < B0 ? 2 : 1);
 		CHECK(lvl(c, k, ROOT)->committed);
 		CHECK_EQ(lvl(c, k, ROOT)->generation, 1);
@@ -843,37 +868,11 @@ static void scenario_refuse_with_deadline(void)
 	for (c = 0; c < CORES; c++)
 		set_req(c, 2, 2);
 	set_req(A0, 3, -1);
-	set_brk(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	set_brk(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-	permit(B0);
-	permit(B1);
-	expect(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	expect(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	pthread_mutex_lock(&m);
-	ctl.deadline[A1][ROOT] =
-		coupled_adapter_now(coupled_group_adapter(grp[A1][ROOT])) +
-		(uint64_t)(3 * LIMIT_S) * 1000000000u;
-	pthread_mutex_unlock(&m);
-	set_brk(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP, 1);
-	set_brk(A1, ROOT, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	permit(A0);
-	permit(A1);
-	expect(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP);
-	expect_rest(A1, ROOT);
-	release(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP);
-	CHECK_EQ(result(A0, 0), COUPLED_COMMITTED);
-	CHECK_EQ(result(A1, 0), COUPLED_COMMITTED);
-	check_leaf_alone(A0, 0, A1, 0, 2);
-	CHECK_EQ(lvl(A0, 0, ROOT)->outcome, COUPLED_DOMAIN_REFUSED);
-	CHECK_EQ(lvl(A1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
-	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	CHECK_EQ(result(B0, 0), COUPLED_COMMITTED);
-	CHECK_EQ(result(B1, 0), COUPLED_COMMITTED);
-	check_leaf_alone(B0, 0, B1, 0, 2);
-	CHECK_EQ(lvl(B0, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
-	CHECK_EQ(lvl(B1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
-	finish();
+	b_before_root();
+	set_deadline(A1, ROOT, 3 * LIMIT_S);
+	pair_calls(A0, COUPLED_HOOK_DOMAIN_GIVE_UP, A1,
+		   COUPLED_HOOK_PHASE1_SLEEP);
+	a0_gives_root_up(COUPLED_HOOK_DOMAIN_GIVE_UP, COUPLED_DOMAIN_REFUSED);
 }
 
 /*
@@ -1017,18 +1016,7 @@ static void scenario_leave_before_root_try(void)
 	for (k = 0; k < (int)t.levels; k++)
 		CHECK(!coupled_is_member(grp[A1][k], gid[A1][k]));
 	/* The others commit the root without A1. */
-	for (c = 0; c < CORES; c++) {
-		if (c == A1)
-			continue;
-		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-		permit(c);
-	}
-	for (c = 0; c < CORES; c++)
-		if (c != A1)
-			expect(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	for (c = 0; c < CORES; c++)
-		if (c != A1)
-			release(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	all_try_root(A1);
 	for (c = 0; c < CORES; c++) {
 		if (c == A1)
 			continue;
@@ -1068,10 +1056,7 @@ static void scenario_join_during_leaf_round(void)
 	}
 	set_deadline(A0, ROOT, DEADLINE_FEW_S);
 	set_deadline(A1, ROOT, DEADLINE_FEW_S);
-	permit(B0);
-	permit(B1);
-	expect(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	expect(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	b_before_root();
 	pthread_mutex_lock(&m);
 	ctl.ch_join = 1;
 	ctl.ch_core = A1;
@@ -1123,14 +1108,7 @@ static void scenario_join_during_leaf_round(void)
 	/* A1 is a member of every level: all four commit the root. */
 	for (k = 0; k < (int)t.levels; k++)
 		CHECK(coupled_is_member(grp[A1][k], gid[A1][k]));
-	for (c = 0; c < CORES; c++) {
-		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
-		permit(c);
-	}
-	for (c = 0; c < CORES; c++)
-		expect(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	for (c = 0; c < CORES; c++)
-		release(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	all_try_root(-1);
 	for (c = 0; c < CORES; c++) {
 		CHECK_EQ(result(c, 1), COUPLED_COMMITTED);
 		CHECK_EQ(ctl.res[c][1].depth, 2);
