@@ -107,6 +107,13 @@ static struct {
 	int ch_core;
 } ctl;
 
+/* Wake every waiter of the controller's condition; drop its mutex. */
+static void broadcast_unlock(void)
+{
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&m);
+}
+
 static void deadline_in(struct timespec *ts, int seconds)
 {
 	clock_gettime(CLOCK_REALTIME, ts);
@@ -137,9 +144,24 @@ static void wait_cv(const struct timespec *limit, const char *what, int who)
 	}
 }
 
+/*
+ * Take the controller's mutex once *@count exceeds @k (@what of thread
+ * @who: the bounded wait's subject); return with the mutex held.
+ */
+static void lock_when_above(const int *count, int k, const char *what, int who)
+{
+	struct timespec limit;
+
+	deadline_of(&limit);
+	pthread_mutex_lock(&m);
+	while (*count <= k)
+		wait_cv(&limit, what, who);
+}
+
 static void dom_hook(struct coupled_group *g, uint32_t self, int point)
 {
 	int who = me, core, level = 0;
+	struct timespec limit;
 	uint32_t k;
 
 	(void)self;
@@ -149,19 +171,17 @@ static void dom_hook(struct coupled_group *g, uint32_t self, int point)
 	for (k = 0; k < t.levels; k++)
 		if (grp[core][k] == g)
 			level = (int)k;
+	deadline_of(&limit);
 	pthread_mutex_lock(&m);
 	ctl.hits[who][level][point]++;
-	pthread_cond_broadcast(&cv);
 	if (ctl.brk[who][level] & (1u << point)) {
-		struct timespec limit;
-
-		deadline_of(&limit);
 		ctl.at[who] = point;
 		ctl.at_level[who] = level;
-		pthread_cond_broadcast(&cv);
-		while (ctl.at[who] != -1)
-			wait_cv(&limit, "resume", who);
 	}
+	/* For the hit, and for the stop if the thread stops here. */
+	pthread_cond_broadcast(&cv);
+	while (ctl.at[who] != -1)
+		wait_cv(&limit, "resume", who);
 	pthread_mutex_unlock(&m);
 }
 
@@ -237,28 +257,22 @@ static void release(int c, int level, int point)
 	pthread_mutex_lock(&m);
 	CHECK(ctl.at[c] == point && ctl.at_level[c] == level);
 	ctl.at[c] = -1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&m);
+	broadcast_unlock();
 }
 
 static void permit(int c)
 {
 	pthread_mutex_lock(&m);
 	ctl.permits[c]++;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&m);
+	broadcast_unlock();
 }
 
 /* Wait for call @k of thread @c to return; return its result. */
 static int result(int c, int k)
 {
-	struct timespec limit;
 	int r;
 
-	deadline_of(&limit);
-	pthread_mutex_lock(&m);
-	while (ctl.done[c] <= k)
-		wait_cv(&limit, "a call's result", c);
+	lock_when_above(&ctl.done[c], k, "a call's result", c);
 	r = ctl.ret[c][k];
 	pthread_mutex_unlock(&m);
 	if (c == CH)
@@ -332,8 +346,7 @@ static void action(const struct coupled_domain_round *r, void *ctx)
 	pthread_mutex_lock(&m);
 	ctl.res[c][ctl.done[c]] = *r;
 	ctl.actions[c]++;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&m);
+	broadcast_unlock();
 }
 
 /* Wait for the permit of call @k of thread @c; false once told to stop. */
@@ -359,8 +372,7 @@ static void record(int c, int k, int r)
 	pthread_mutex_lock(&m);
 	ctl.ret[c][k] = r;
 	ctl.done[c] = k + 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&m);
+	broadcast_unlock();
 }
 
 static void *core_main(void *arg)
@@ -508,8 +520,7 @@ static void finish(void)
 		CHECK_EQ(ctl.done[c], ctl.permits[c]);
 		ctl.permits[c] = -1;
 	}
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&m);
+	broadcast_unlock();
 	for (c = 0; c < THREADS; c++)
 		if (c == CH || c < (int)t.cores)
 			CHECK_EQ(pthread_join(th[c], NULL), 0);
@@ -527,6 +538,16 @@ static void set_req(int c, int32_t leaf, int32_t root)
 	ctl.req[c][0] = leaf;
 	ctl.req[c][ROOT] = root;
 	pthread_mutex_unlock(&m);
+}
+
+/* The two-level tree, every core with the requests @leaf and @root. */
+static void setup_req(int32_t leaf, int32_t root)
+{
+	int c;
+
+	setup();
+	for (c = 0; c < CORES; c++)
+		set_req(c, leaf, root);
 }
 
 /* Every level of core @c gets request @r (three-level tree). */
@@ -704,8 +725,7 @@ static void scenario_cannot_while_other_aborts(void)
 	/* B0 finds its work: it aborts and gives the root up. */
 	pthread_mutex_lock(&m);
 	ctl.gate_open = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&m);
+	broadcast_unlock();
 	CHECK_EQ(result(B0, 0), COUPLED_ABORT_WORK);
 	CHECK_EQ(ctl.actions[B0], 0);
 	/* A0 must give the root up before A1 comes. */
@@ -769,11 +789,7 @@ static void scenario_system_after_cluster(void)
  */
 static void scenario_root_deadline(void)
 {
-	int c;
-
-	setup();
-	for (c = 0; c < CORES; c++)
-		set_req(c, 2, 2);
+	setup_req(2, 2);
 	b_before_root();
 	set_deadline_ns(A0, ROOT, 100000000u); /* 100 ms */
 	pair_calls(A0, COUPLED_HOOK_DOMAIN_TRY, A1, COUPLED_HOOK_PHASE1_SLEEP);
@@ -793,9 +809,7 @@ static void scenario_abandon_and_retry(void)
 {
 	int c;
 
-	setup();
-	for (c = 0; c < CORES; c++)
-		set_req(c, 4, 3);
+	setup_req(4, 3);
 	set_req(B1, 4, 1);
 	b_before_root();
 	pair_calls(A0, COUPLED_HOOK_DOMAIN_TRY, A1, COUPLED_HOOK_PHASE1_SLEEP);
@@ -862,11 +876,7 @@ static void scenario_abandon_and_retry(void)
  */
 static void scenario_refuse_with_deadline(void)
 {
-	int c;
-
-	setup();
-	for (c = 0; c < CORES; c++)
-		set_req(c, 2, 2);
+	setup_req(2, 2);
 	set_req(A0, 3, -1);
 	b_before_root();
 	set_deadline(A1, ROOT, 3 * LIMIT_S);
@@ -935,6 +945,33 @@ static void check_one_outcome(const int *call, bool complete)
 }
 
 /*
+ * After the changer took A1 out of every level (@a1_member 0) or put it
+ * in every level (1), the members among the cores make a second call,
+ * all commit the root in one round of them, and learn one outcome.
+ */
+static void root_after_change(int a1_member)
+{
+	int second[CORES] = { 1, 1, 1, 1 };
+	int skip = a1_member ? -1 : A1;
+	int c, k;
+
+	for (k = 0; k < (int)t.levels; k++)
+		CHECK_EQ(coupled_is_member(grp[A1][k], gid[A1][k]), a1_member);
+	if (!a1_member)
+		second[A1] = -1;
+	all_try_root(skip);
+	for (c = 0; c < CORES; c++) {
+		if (c == skip)
+			continue;
+		CHECK_EQ(result(c, 1), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.res[c][1].depth, 2);
+		CHECK_EQ(lvl(c, 1, ROOT)->members, a1_member ? 4 : 3);
+	}
+	check_one_outcome(second, true);
+	finish();
+}
+
+/*
  * (f) Leave inside a committed leaf round.  Every core's requests allow
  * the root (with a root deadline, so nobody gives it up for want of
  * candidates); all four commit their cluster round and stop before they
@@ -950,9 +987,8 @@ static void check_one_outcome(const int *call, bool complete)
 static void scenario_leave_before_root_try(void)
 {
 	static const int first[CORES] = { 0, 0, 0, 0 };
-	static const int second[CORES] = { 1, -1, 1, 1 };
 	struct timespec limit;
-	int c, k;
+	int c;
 
 	setup();
 	for (c = 0; c < CORES; c++) {
@@ -1012,20 +1048,8 @@ static void scenario_leave_before_root_try(void)
 	CHECK_EQ(lvl(A0, 0, 0)->generation, lvl(A1, 0, 0)->generation);
 	CHECK_EQ(ctl.res[A0][0].depth, ctl.res[A1][0].depth);
 	check_one_outcome(first, true);
-	/* A1 is out of every level. */
-	for (k = 0; k < (int)t.levels; k++)
-		CHECK(!coupled_is_member(grp[A1][k], gid[A1][k]));
-	/* The others commit the root without A1. */
-	all_try_root(A1);
-	for (c = 0; c < CORES; c++) {
-		if (c == A1)
-			continue;
-		CHECK_EQ(result(c, 1), COUPLED_COMMITTED);
-		CHECK_EQ(ctl.res[c][1].depth, 2);
-		CHECK_EQ(lvl(c, 1, ROOT)->members, 3);
-	}
-	check_one_outcome(second, true);
-	finish();
+	/* A1 is out of every level; the others commit the root without it. */
+	root_after_change(0);
 }
 
 /*
@@ -1045,8 +1069,7 @@ static void scenario_leave_before_root_try(void)
 static void scenario_join_during_leaf_round(void)
 {
 	static const int first[CORES] = { 0, 0, 0, 0 };
-	static const int second[CORES] = { 1, 1, 1, 1 };
-	int c, k, held[CORES] = { 0 };
+	int c, held[CORES] = { 0 };
 
 	setup();
 	CHECK_EQ(coupled_domain_leave(t.leaf[A1], t.id[A1]), 0);
@@ -1106,16 +1129,7 @@ static void scenario_join_during_leaf_round(void)
 		    lvl(c, 0, ROOT)->committed)
 			CHECK_EQ(lvl(c, 0, ROOT)->members, 4);
 	/* A1 is a member of every level: all four commit the root. */
-	for (k = 0; k < (int)t.levels; k++)
-		CHECK(coupled_is_member(grp[A1][k], gid[A1][k]));
-	all_try_root(-1);
-	for (c = 0; c < CORES; c++) {
-		CHECK_EQ(result(c, 1), COUPLED_COMMITTED);
-		CHECK_EQ(ctl.res[c][1].depth, 2);
-		CHECK_EQ(lvl(c, 1, ROOT)->members, 4);
-	}
-	check_one_outcome(second, true);
-	finish();
+	root_after_change(1);
 }
 
 /*
