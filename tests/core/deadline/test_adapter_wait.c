@@ -45,6 +45,7 @@ static unsigned long futex_sleeps;
 #include "coupled/coupled.h"
 
 #include "check.h"
+#include "options.h"
 
 #define MAX_WAITS 64
 #define WATCHDOG_S 5
@@ -124,20 +125,16 @@ static int measure(int strategy, int waits, uint64_t ahead, double bound_ms)
 
 int main(int argc, char **argv)
 {
-	int waits = 8, i, failed = 0;
+	int waits = 8, failed = 0;
 	double ahead_ms = 20.0, bound_ms = 250.0;
+	const struct test_option opts[] = {
+		{ "--waits", &waits, NULL, NULL },
+		{ "--ahead-ms", NULL, &ahead_ms, NULL },
+		{ "--bound-ms", NULL, &bound_ms, NULL },
+	};
 
-	for (i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--waits"))
-			waits = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "--ahead-ms"))
-			ahead_ms = atof(argv[i + 1]);
-		else if (!strcmp(argv[i], "--bound-ms"))
-			bound_ms = atof(argv[i + 1]);
-		else
-			break;
-	}
-	if (i < argc || waits < 1 || waits > MAX_WAITS || ahead_ms <= 0 ||
+	if (test_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0])) ||
+	    waits < 1 || waits > MAX_WAITS || ahead_ms <= 0 ||
 	    ahead_ms > 1000 || bound_ms <= 0) {
 		fprintf(stderr,
 			"usage: test_adapter_wait [--waits 1..%d] "

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "options.h"
 
 #define MAX_BUSY 256
 #define MAX_CALLS 1000
@@ -112,28 +113,25 @@ int main(int argc, char **argv)
 	int cpus[MAX_BUSY];
 	int ncpu = 0, calls = 60, only = -1, i, s, failed = 0;
 	double bound_ms = 50.0;
+	const char *strategy = NULL;
+	const struct test_option opts[] = {
+		{ "--calls", &calls, NULL, NULL },
+		{ "--bound-ms", NULL, &bound_ms, NULL },
+		{ "--strategy", NULL, NULL, &strategy },
+	};
 
-	for (i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--calls"))
-			calls = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "--bound-ms"))
-			bound_ms = atof(argv[i + 1]);
-		else if (!strcmp(argv[i], "--strategy"))
-			only = !strcmp(argv[i + 1], "spin")
-				       ? COUPLED_PTHREAD_SPIN
-			       : !strcmp(argv[i + 1], "futex")
-				       ? COUPLED_PTHREAD_FUTEX
-				       : COUPLED_PTHREAD_CONDVAR;
-		else
-			break;
-	}
-	if (i < argc || calls < 1 || calls > MAX_CALLS || bound_ms <= 0) {
+	if (test_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0])) ||
+	    calls < 1 || calls > MAX_CALLS || bound_ms <= 0) {
 		fprintf(stderr,
 			"usage: test_deadline [--calls 1..%d] "
 			"[--bound-ms B] [--strategy spin|futex|condvar]\n",
 			MAX_CALLS);
 		return 2;
 	}
+	if (strategy)
+		only = !strcmp(strategy, "spin")    ? COUPLED_PTHREAD_SPIN
+		       : !strcmp(strategy, "futex") ? COUPLED_PTHREAD_FUTEX
+						    : COUPLED_PTHREAD_CONDVAR;
 	CHECK(sched_getaffinity(0, sizeof(allowed), &allowed) == 0);
 	for (i = 0; i < CPU_SETSIZE && ncpu < MAX_BUSY; i++)
 		if (CPU_ISSET(i, &allowed))
