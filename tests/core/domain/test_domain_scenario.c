@@ -158,10 +158,25 @@ static void lock_when_above(const int *count, int k, const char *what, int who)
 		wait_cv(&limit, what, who);
 }
 
+/*
+ * With the mutex held: @who stops at @point of @level (which the hit
+ * counts too) until the controller resumes it.
+ */
+static void hold(int who, int level, int point)
+{
+	struct timespec limit;
+
+	deadline_of(&limit);
+	ctl.at[who] = point;
+	ctl.at_level[who] = level;
+	pthread_cond_broadcast(&cv);
+	while (ctl.at[who] != -1)
+		wait_cv(&limit, "resume", who);
+}
+
 static void dom_hook(struct coupled_group *g, uint32_t self, int point)
 {
 	int who = me, core, level = 0;
-	struct timespec limit;
 	uint32_t k;
 
 	(void)self;
@@ -171,17 +186,12 @@ static void dom_hook(struct coupled_group *g, uint32_t self, int point)
 	for (k = 0; k < t.levels; k++)
 		if (grp[core][k] == g)
 			level = (int)k;
-	deadline_of(&limit);
 	pthread_mutex_lock(&m);
 	ctl.hits[who][level][point]++;
-	if (ctl.brk[who][level] & (1u << point)) {
-		ctl.at[who] = point;
-		ctl.at_level[who] = level;
-	}
-	/* For the hit, and for the stop if the thread stops here. */
-	pthread_cond_broadcast(&cv);
-	while (ctl.at[who] != -1)
-		wait_cv(&limit, "resume", who);
+	if (ctl.brk[who][level] & (1u << point))
+		hold(who, level, point);
+	else
+		pthread_cond_broadcast(&cv); /* for the hit */
 	pthread_mutex_unlock(&m);
 }
 
