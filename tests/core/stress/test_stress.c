@@ -89,12 +89,12 @@ static bool caller_abort(void *arg, uint32_t self)
 	struct worker *w = (struct worker *)arg;
 
 	(void)self;
-	if (!w->abort_armed)
+	/* Armed, it fires once its polls are used up. */
+	if (w->abort_armed && w->abort_polls > 0) {
+		w->abort_polls--;
 		return false;
-	if (w->abort_polls == 0)
-		return true;
-	w->abort_polls--;
-	return false;
+	}
+	return w->abort_armed != 0;
 }
 
 static void action(const struct coupled_round *r, void *ctx)
@@ -433,12 +433,12 @@ int main(int argc, char **argv)
 				i, w->actions, w->commits);
 			return 1;
 		}
+		for (r = 1; r < COUPLED_ABORT_REASONS; r++)
+			aborts[r] += w->results[r];
 		calls += w->calls;
 		commits += w->commits;
 		changes += w->changes;
 		absent += w->absent;
-		for (r = 1; r < COUPLED_ABORT_REASONS; r++)
-			aborts[r] += w->results[r];
 	}
 	CHECK_EQ(actions, commits);
 	CHECK(test_group_at_rest(&group));
