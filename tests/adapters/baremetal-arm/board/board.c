@@ -77,43 +77,15 @@ static inline void dmb_ish(void)
 #define BOARD_ARCH_NAME "aarch64"
 #define PSCI_FN_CPU_ON 0xC4000003u
 
-uint32_t board_cpu_id(void)
-{
-	uint64_t v;
-	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(v));
-	return (uint32_t)v;
-}
-
-uint64_t board_counter(void)
-{
-	uint64_t v;
-	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
-	return v;
-}
-
-uint64_t board_counter_freq(void)
-{
-	uint64_t v;
-	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
-	return v;
-}
-
-void board_irq_enable(void)
-{
-	__asm__ volatile("msr daifclr, #2" ::: "memory");
-}
-void board_irq_disable(void)
-{
-	__asm__ volatile("msr daifset, #2" ::: "memory");
-}
-
-unsigned long board_irq_save(void)
-{
-	unsigned long flags;
-	__asm__ volatile("mrs %0, daif\n\tmsr daifset, #2"
-			 : "=r"(flags)::"memory");
-	return flags;
-}
+/* The registers' widths and the instructions of the common functions below. */
+typedef uint64_t cpu_id_reg;
+typedef uint64_t counter_freq_reg;
+#define ASM_CPU_ID "mrs %0, tpidr_el1"
+#define ASM_COUNTER "isb\n\tmrs %0, cntvct_el0"
+#define ASM_COUNTER_FREQ "mrs %0, cntfrq_el0"
+#define ASM_IRQ_ENABLE "msr daifclr, #2"
+#define ASM_IRQ_DISABLE "msr daifset, #2"
+#define ASM_IRQ_SAVE "mrs %0, daif\n\tmsr daifset, #2"
 
 void board_irq_restore(unsigned long flags)
 {
@@ -157,43 +129,15 @@ static void semihost_exit(int status)
 #error "build the ARMv7-A board in ARM state (-marm): semihosting uses SVC 0x123456"
 #endif
 
-uint32_t board_cpu_id(void)
-{
-	uint32_t v;
-	__asm__ volatile("mrc p15, 0, %0, c13, c0, 4" : "=r"(v)); /* TPIDRPRW */
-	return v;
-}
-
-uint64_t board_counter(void)
-{
-	uint64_t v;
-	__asm__ volatile("isb\n\tmrrc p15, 1, %Q0, %R0, c14"
-			 : "=r"(v)::"memory");
-	return v;
-}
-
-uint64_t board_counter_freq(void)
-{
-	uint32_t v;
-	__asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(v));
-	return v;
-}
-
-void board_irq_enable(void)
-{
-	__asm__ volatile("cpsie i" ::: "memory");
-}
-void board_irq_disable(void)
-{
-	__asm__ volatile("cpsid i" ::: "memory");
-}
-
-unsigned long board_irq_save(void)
-{
-	unsigned long flags;
-	__asm__ volatile("mrs %0, cpsr\n\tcpsid i" : "=r"(flags)::"memory");
-	return flags;
-}
+/* The registers' widths and the instructions of the common functions below. */
+typedef uint32_t cpu_id_reg;
+typedef uint32_t counter_freq_reg;
+#define ASM_CPU_ID "mrc p15, 0, %0, c13, c0, 4" /* TPIDRPRW */
+#define ASM_COUNTER "isb\n\tmrrc p15, 1, %Q0, %R0, c14"
+#define ASM_COUNTER_FREQ "mrc p15, 0, %0, c14, c0, 0"
+#define ASM_IRQ_ENABLE "cpsie i"
+#define ASM_IRQ_DISABLE "cpsid i"
+#define ASM_IRQ_SAVE "mrs %0, cpsr\n\tcpsid i"
 
 void board_irq_restore(unsigned long flags)
 {
@@ -228,6 +172,43 @@ static void semihost_exit(int status)
 }
 
 #endif
+
+uint32_t board_cpu_id(void)
+{
+	cpu_id_reg v;
+	__asm__ volatile(ASM_CPU_ID : "=r"(v));
+	return (uint32_t)v;
+}
+
+uint64_t board_counter(void)
+{
+	uint64_t v;
+	__asm__ volatile(ASM_COUNTER : "=r"(v)::"memory");
+	return v;
+}
+
+uint64_t board_counter_freq(void)
+{
+	counter_freq_reg v;
+	__asm__ volatile(ASM_COUNTER_FREQ : "=r"(v));
+	return v;
+}
+
+void board_irq_enable(void)
+{
+	__asm__ volatile(ASM_IRQ_ENABLE ::: "memory");
+}
+void board_irq_disable(void)
+{
+	__asm__ volatile(ASM_IRQ_DISABLE ::: "memory");
+}
+
+unsigned long board_irq_save(void)
+{
+	unsigned long flags;
+	__asm__ volatile(ASM_IRQ_SAVE : "=r"(flags)::"memory");
+	return flags;
+}
 
 /* ------------------------------------------------------------------ */
 /* UART and output                                                     */

@@ -68,22 +68,9 @@ board_common_entry:
 	stp	xzr, xzr, [x1], #16
 	b	3b
 4:
-#ifdef BOARD_MMU
-	bl	board_mmu_build
-	bl	board_mmu_enable
-#endif
-	bl	board_primary_c
-5:	wfi
-	b	5b
-
-2:	/* Secondary core. */
-#ifdef BOARD_MMU
-	bl	board_mmu_enable
-#endif
-	mrs	x0, tpidr_el1
-	bl	board_secondary_c
-6:	wfi
-	b	6b
+	/* Into C (START_CPU_ID: the core number, as board_cpu_id()). */
+#define START_CPU_ID mrs	x0, tpidr_el1
+#include "start_cores.inc"
 	.size board_secondary_entry, . - board_secondary_entry
 
 #ifdef BOARD_MMU
@@ -175,6 +162,25 @@ board_fatal_entry:
 	b	7b
 
 /*
+ * The vector registers of the IRQ frame: q0-q7 and q16-q31 in pairs from
+ * byte 208 of the frame, stored (op stp) or loaded back (op ldp).
+ */
+	.macro	simd_caller_saved op
+	\op	q0, q1, [sp, #208]
+	\op	q2, q3, [sp, #240]
+	\op	q4, q5, [sp, #272]
+	\op	q6, q7, [sp, #304]
+	\op	q16, q17, [sp, #336]
+	\op	q18, q19, [sp, #368]
+	\op	q20, q21, [sp, #400]
+	\op	q22, q23, [sp, #432]
+	\op	q24, q25, [sp, #464]
+	\op	q26, q27, [sp, #496]
+	\op	q28, q29, [sp, #528]
+	\op	q30, q31, [sp, #560]
+	.endm
+
+/*
  * IRQ: save the caller-saved state of the interrupted code (x0-x18, x29,
  * x30, ELR, SPSR, FPSR, FPCR, q0-q7, q16-q31; AAPCS64 makes the C handler
  * keep the rest), run board_irq_c, restore, ERET.  Frame: 208 bytes of
@@ -199,33 +205,11 @@ board_irq_entry:
 	stp	x0, x1, [sp, #176]
 	mrs	x0, fpcr
 	str	x0, [sp, #192]
-	stp	q0, q1, [sp, #208]
-	stp	q2, q3, [sp, #240]
-	stp	q4, q5, [sp, #272]
-	stp	q6, q7, [sp, #304]
-	stp	q16, q17, [sp, #336]
-	stp	q18, q19, [sp, #368]
-	stp	q20, q21, [sp, #400]
-	stp	q22, q23, [sp, #432]
-	stp	q24, q25, [sp, #464]
-	stp	q26, q27, [sp, #496]
-	stp	q28, q29, [sp, #528]
-	stp	q30, q31, [sp, #560]
+	simd_caller_saved stp
 
 	bl	board_irq_c
 
-	ldp	q0, q1, [sp, #208]
-	ldp	q2, q3, [sp, #240]
-	ldp	q4, q5, [sp, #272]
-	ldp	q6, q7, [sp, #304]
-	ldp	q16, q17, [sp, #336]
-	ldp	q18, q19, [sp, #368]
-	ldp	q20, q21, [sp, #400]
-	ldp	q22, q23, [sp, #432]
-	ldp	q24, q25, [sp, #464]
-	ldp	q26, q27, [sp, #496]
-	ldp	q28, q29, [sp, #528]
-	ldp	q30, q31, [sp, #560]
+	simd_caller_saved ldp
 	ldr	x0, [sp, #192]
 	msr	fpcr, x0
 	ldp	x0, x1, [sp, #176]

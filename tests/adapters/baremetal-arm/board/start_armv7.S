@@ -69,22 +69,9 @@ board_common_entry:
 3:	cmp	r1, r2
 	strlo	r3, [r1], #4
 	blo	3b
-#ifdef BOARD_MMU
-	bl	board_mmu_build
-	bl	board_mmu_enable
-#endif
-	bl	board_primary_c
-5:	wfi
-	b	5b
-
-2:	/* Secondary core. */
-#ifdef BOARD_MMU
-	bl	board_mmu_enable
-#endif
-	mrc	p15, 0, r0, c13, c0, 4
-	bl	board_secondary_c
-6:	wfi
-	b	6b
+	/* Into C (START_CPU_ID: the core number, as board_cpu_id()). */
+#define START_CPU_ID mrc	p15, 0, r0, c13, c0, 4
+#include "start_cores.inc"
 	.size board_secondary_entry, . - board_secondary_entry
 	.ltorg
 
