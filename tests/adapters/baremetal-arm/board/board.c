@@ -92,33 +92,20 @@ void board_irq_restore(unsigned long flags)
 	__asm__ volatile("msr daif, %0" ::"r"(flags) : "memory");
 }
 
-static long psci_call(uint32_t fn, uintptr_t a1, uintptr_t a2, uintptr_t a3)
-{
-	register uint64_t x0 __asm__("x0") = fn;
-	register uint64_t x1 __asm__("x1") = a1;
-	register uint64_t x2 __asm__("x2") = a2;
-	register uint64_t x3 __asm__("x3") = a3;
-	/* SMCCC: x4-x17 are not preserved across the call. */
+/* The PSCI and semihosting calls: registers, instructions, clobbers. */
+typedef uint64_t arch_reg;
+typedef int64_t arch_sreg;
+#define ARCH_REG(n) "x" #n
 #ifdef BOARD_PSCI_CONDUIT_SMC
-	__asm__ volatile("smc #0"
+#define ASM_PSCI_CALL "smc #0"
 #else
-	__asm__ volatile("hvc #0"
+#define ASM_PSCI_CALL "hvc #0"
 #endif
-			 : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
-			 :
-			 : "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
-			   "x12", "x13", "x14", "x15", "x16", "x17", "memory");
-	return (long)(int64_t)x0;
-}
-
-static void semihost_exit(int status)
-{
-	uint64_t block[2] = { 0x20026u /* ADP_Stopped_ApplicationExit */,
-			      (uint64_t)(int64_t)status };
-	register uint64_t x0 __asm__("x0") = 0x20; /* SYS_EXIT_EXTENDED */
-	register uint64_t x1 __asm__("x1") = (uintptr_t)block;
-	__asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
-}
+/* SMCCC: x4-x17 are not preserved across the call. */
+#define PSCI_CLOBBERS                                                          \
+	"x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", \
+		"x15", "x16", "x17", "memory"
+#define ASM_SEMIHOST "hlt #0xf000"
 
 #else /* __arm__ */
 
@@ -145,33 +132,42 @@ void board_irq_restore(unsigned long flags)
 	__asm__ volatile("msr cpsr_c, %0" ::"r"(flags) : "memory", "cc");
 }
 
+/* The PSCI and semihosting calls: registers, instructions, clobbers. */
+typedef uint32_t arch_reg;
+typedef int32_t arch_sreg;
+#define ARCH_REG(n) "r" #n
+#ifdef BOARD_PSCI_CONDUIT_SMC
+#define ASM_PSCI_CALL ".arch_extension sec\n\tsmc #0"
+#else
+#define ASM_PSCI_CALL ".arch_extension virt\n\thvc #0"
+#endif
+#define PSCI_CLOBBERS "r12", "memory"
+#define ASM_SEMIHOST "svc #0x123456"
+
+#endif
+
 static long psci_call(uint32_t fn, uintptr_t a1, uintptr_t a2, uintptr_t a3)
 {
-	register uint32_t r0 __asm__("r0") = fn;
-	register uint32_t r1 __asm__("r1") = a1;
-	register uint32_t r2 __asm__("r2") = a2;
-	register uint32_t r3 __asm__("r3") = a3;
-#ifdef BOARD_PSCI_CONDUIT_SMC
-	__asm__ volatile(".arch_extension sec\n\tsmc #0"
-#else
-	__asm__ volatile(".arch_extension virt\n\thvc #0"
-#endif
+	register arch_reg r0 __asm__(ARCH_REG(0)) = fn;
+	register arch_reg r1 __asm__(ARCH_REG(1)) = a1;
+	register arch_reg r2 __asm__(ARCH_REG(2)) = a2;
+	register arch_reg r3 __asm__(ARCH_REG(3)) = a3;
+	__asm__ volatile(ASM_PSCI_CALL
 			 : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3)
 			 :
-			 : "r12", "memory");
-	return (long)(int32_t)r0;
+			 : PSCI_CLOBBERS);
+	return (long)(arch_sreg)r0;
 }
 
 static void semihost_exit(int status)
 {
-	uint32_t block[2] = { 0x20026u /* ADP_Stopped_ApplicationExit */,
-			      (uint32_t)status };
-	register uint32_t r0 __asm__("r0") = 0x20; /* SYS_EXIT_EXTENDED */
-	register uint32_t r1 __asm__("r1") = (uintptr_t)block;
-	__asm__ volatile("svc #0x123456" : "+r"(r0) : "r"(r1) : "memory");
+	arch_reg block[2] = { 0x20026u /* ADP_Stopped_ApplicationExit */,
+			      (arch_reg)(arch_sreg)status };
+	register arch_reg r0 __asm__(ARCH_REG(0)) =
+		0x20; /* SYS_EXIT_EXTENDED */
+	register arch_reg r1 __asm__(ARCH_REG(1)) = (uintptr_t)block;
+	__asm__ volatile(ASM_SEMIHOST : "+r"(r0) : "r"(r1) : "memory");
 }
-
-#endif
 
 uint32_t board_cpu_id(void)
 {

@@ -30,14 +30,8 @@ _start:
 	cmp	r1, #0
 	bne	8f
 	mov	r0, #0
-	b	board_common_entry
-8:	wfe
-	b	8b
-	.size _start, . - _start
-
-	.global board_secondary_entry
-	.type board_secondary_entry, %function
-board_secondary_entry:
+	/* Core 0 on, the others parked; then the secondaries' entry. */
+#include "start_entry.inc"
 	cpsid	aif
 	/* fall through, r0 = core index */
 board_common_entry:

@@ -606,18 +606,11 @@ void app_main(uint32_t cpu)
 			board_put_u64(cores[i].cluster);
 		}
 		put_kv("leaf_rounds", TORTURE_LEAF_ROUNDS);
-		put_kv("seed", seed);
-		board_puts("\n");
-		print_end();
-		/* release: publishes the tree, the mapping, the seed. */
-		atomic_store_explicit(&started, 1u, memory_order_release);
-		board_sev();
-	} else {
-		/* acquire: pairs with core 0's release store above. */
-		while (!atomic_load_explicit(&started, memory_order_acquire))
-			board_wfe();
+		print_start_end(seed);
 	}
-	c->rng = (seed ^ 0x9e3779b97f4a7c15ull) * (2u * cpu + 1u) | 1u;
+	/* Core 0 publishes the tree, the mapping and the seed. */
+	torture_start(&started, cpu == 0, board_sev, board_wfe);
+	c->rng = torture_rng_seed(seed, cpu);
 	t0 = board_counter();
 	c->seen_at = t0;
 	run(c);
