@@ -575,51 +575,41 @@ void configure(benchmark::internal::Benchmark *b, int threads, bool spinner)
 		b->Iterations(oversub_iters())->Repetitions(1);
 }
 
+// Register @fn as @name, set up by @setup, at @threads threads (configure()).
+void add(const std::string &name, void (*fn)(benchmark::State &),
+	 void (*setup)(const benchmark::State &), int threads, bool spinner)
+{
+	configure(benchmark::RegisterBenchmark(name.c_str(), fn)->Setup(setup),
+		  threads, spinner);
+}
+
 template <int Strategy> void register_coupled(const char *strategy_name)
 {
 	const bool spinner = Strategy == COUPLED_PTHREAD_SPIN;
 	std::string s(strategy_name);
 
 	for (int t : kThreadCounts) {
-		configure(benchmark::RegisterBenchmark(
-				  (kCoupled + "round/" + s).c_str(),
-				  BM_coupled_round)
-				  ->Setup(setup_coupled<Strategy>),
-			  t, spinner);
-		configure(benchmark::RegisterBenchmark(
-				  (kCoupled + "abort_retry/" + s).c_str(),
-				  BM_coupled_abort_retry)
-				  ->Setup(setup_coupled<Strategy>),
-			  t, spinner);
-		configure(benchmark::RegisterBenchmark(
-				  (kCoupled + "join_leave/" + s).c_str(),
-				  BM_coupled_join_leave)
-				  ->Setup(setup_coupled<Strategy>),
-			  t, spinner);
+		add(kCoupled + "round/" + s, BM_coupled_round,
+		    setup_coupled<Strategy>, t, spinner);
+		add(kCoupled + "abort_retry/" + s, BM_coupled_abort_retry,
+		    setup_coupled<Strategy>, t, spinner);
+		add(kCoupled + "join_leave/" + s, BM_coupled_join_leave,
+		    setup_coupled<Strategy>, t, spinner);
 	}
-	configure(benchmark::RegisterBenchmark(
-			  (kCoupled + "uncontended/" + s).c_str(),
-			  BM_coupled_round)
-			  ->Setup(setup_coupled<Strategy>),
-		  1, spinner);
+	add(kCoupled + "uncontended/" + s, BM_coupled_round,
+	    setup_coupled<Strategy>, 1, spinner);
 	// Two leaves need an even number of threads, at least 2.
 	for (int t : kThreadCounts)
 		if (t >= 2)
-			configure(
-				benchmark::RegisterBenchmark(
-					(kCoupled + "domain_round/" + s).c_str(),
-					BM_coupled_domain_round)
-					->Setup(setup_domain<Strategy>),
-				t, spinner);
+			add(kCoupled + "domain_round/" + s,
+			    BM_coupled_domain_round, setup_domain<Strategy>, t,
+			    spinner);
 }
 
 template <int Kind> void register_ck()
 {
 	for (int t : kThreadCounts)
-		configure(benchmark::RegisterBenchmark(ck_peer_name(Kind),
-						       BM_ck<Kind>)
-				  ->Setup(setup_ck<Kind>),
-			  t, true);
+		add(ck_peer_name(Kind), BM_ck<Kind>, setup_ck<Kind>, t, true);
 }
 
 // A full round of 4 members in a group of capacity 4 and of capacity 4,096,
@@ -627,18 +617,11 @@ template <int Kind> void register_ck()
 // scheduler): the rounds differ only in the slots that are not members.
 void register_capacity()
 {
-	configure(benchmark::RegisterBenchmark(
-			  (kCoupled + "capacity/4/futex").c_str(),
-			  BM_coupled_round)
-			  ->Setup(setup_coupled_capacity<COUPLED_PTHREAD_FUTEX,
-							 4>),
-		  4, false);
-	configure(benchmark::RegisterBenchmark(
-			  (kCoupled + "capacity/4096/futex").c_str(),
-			  BM_coupled_round)
-			  ->Setup(setup_coupled_capacity<COUPLED_PTHREAD_FUTEX,
-							 kSparseCapacity>),
-		  4, false);
+	add(kCoupled + "capacity/4/futex", BM_coupled_round,
+	    setup_coupled_capacity<COUPLED_PTHREAD_FUTEX, 4>, 4, false);
+	add(kCoupled + "capacity/4096/futex", BM_coupled_round,
+	    setup_coupled_capacity<COUPLED_PTHREAD_FUTEX, kSparseCapacity>, 4,
+	    false);
 }
 
 void register_all()
@@ -649,41 +632,21 @@ void register_all()
 	register_capacity();
 	if (BENCH_TWIN)
 		return;
-	configure(benchmark::RegisterBenchmark("pingpong", BM_pingpong)
-			  ->Setup(setup_pingpong),
-		  2, true);
-	configure(benchmark::RegisterBenchmark(
-			  "direct_copy/slots",
-			  BM_direct_copy<direct_copy::kSlots>)
-			  ->Setup(setup_direct_copy),
-		  2, true);
-	configure(benchmark::RegisterBenchmark(
-			  "direct_copy/word_line",
-			  BM_direct_copy<direct_copy::kWordLine>)
-			  ->Setup(setup_direct_copy),
-		  2, true);
-	configure(
-		benchmark::RegisterBenchmark("direct_copy/none",
-					     BM_direct_copy<direct_copy::kNone>)
-			->Setup(setup_direct_copy),
-		2, true);
+	add("pingpong", BM_pingpong, setup_pingpong, 2, true);
+	add("direct_copy/slots", BM_direct_copy<direct_copy::kSlots>,
+	    setup_direct_copy, 2, true);
+	add("direct_copy/word_line", BM_direct_copy<direct_copy::kWordLine>,
+	    setup_direct_copy, 2, true);
+	add("direct_copy/none", BM_direct_copy<direct_copy::kNone>,
+	    setup_direct_copy, 2, true);
 	for (int t : kThreadCounts) {
-		configure(benchmark::RegisterBenchmark("pthread_barrier",
-						       BM_pthread_barrier)
-				  ->Setup(setup_pthread_barrier),
-			  t, false);
-		configure(benchmark::RegisterBenchmark("std_barrier",
-						       BM_std_barrier)
-				  ->Setup(setup_std_barrier),
-			  t, false);
-		configure(benchmark::RegisterBenchmark("seed_baseline/pause",
-						       BM_seed)
-				  ->Setup(setup_seed<SEED_RELAX_PAUSE>),
-			  t, true);
-		configure(benchmark::RegisterBenchmark("seed_baseline/yield",
-						       BM_seed)
-				  ->Setup(setup_seed<SEED_RELAX_YIELD>),
-			  t, false);
+		add("pthread_barrier", BM_pthread_barrier,
+		    setup_pthread_barrier, t, false);
+		add("std_barrier", BM_std_barrier, setup_std_barrier, t, false);
+		add("seed_baseline/pause", BM_seed,
+		    setup_seed<SEED_RELAX_PAUSE>, t, true);
+		add("seed_baseline/yield", BM_seed,
+		    setup_seed<SEED_RELAX_YIELD>, t, false);
 	}
 	register_ck<CK_PEER_CENTRALIZED>();
 	register_ck<CK_PEER_COMBINING>();

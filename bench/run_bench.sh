@@ -141,6 +141,20 @@ machine_info() {
 	done
 }
 
+# gbench EXE JSON CONSOLE [ARGS...]: one run of the Google Benchmark binary
+# EXE with the run's repetitions and ARGS, its results into JSON, its console
+# output into CONSOLE (and shown).
+gbench() {
+	local exe=$1 json=$2 console=$3
+	shift 3
+	COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$bin/$exe" \
+		--benchmark_repetitions="$REPS" \
+		--benchmark_min_time="$MIN_TIME" \
+		--benchmark_enable_random_interleaving=true \
+		"$@" --benchmark_out="$json" --benchmark_out_format=json |
+		tee "$console"
+}
+
 # gbench_suite DIR: one run of the Google Benchmark suite and of its settled
 # twin into DIR; a build that lacks the twin (an older bench build given as
 # BENCH_BUILD) leaves its part out of the report.
@@ -149,22 +163,13 @@ gbench_suite() {
 	mkdir -p "$dir"
 	machine_info >"$dir/machine.txt"
 	echo "== Google Benchmark suite ($dir/gbench.json)"
-	COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$bin/coupled_bench" \
-		--benchmark_repetitions="$REPS" \
-		--benchmark_min_time="$MIN_TIME" \
-		--benchmark_enable_random_interleaving=true \
-		--benchmark_filter="$FILTER" \
-		--benchmark_out="$dir/gbench.json" --benchmark_out_format=json |
-		tee "$dir/console.txt"
+	gbench coupled_bench "$dir/gbench.json" "$dir/console.txt" \
+		--benchmark_filter="$FILTER"
 	rm -f "$dir/gbench_settled.json"
 	if [[ $QUICK != 1 && -x $bin/coupled_bench_settled ]]; then
 		echo "== Google Benchmark, coupled cases on the settled protocol ($dir/gbench_settled.json)"
-		COUPLED_BENCH_OVERSUB_ITERS=$OVERSUB_ITERS "$bin/coupled_bench_settled" \
-			--benchmark_repetitions="$REPS" \
-			--benchmark_min_time="$MIN_TIME" \
-			--benchmark_enable_random_interleaving=true \
-			--benchmark_out="$dir/gbench_settled.json" \
-			--benchmark_out_format=json | tee "$dir/console_settled.txt"
+		gbench coupled_bench_settled "$dir/gbench_settled.json" \
+			"$dir/console_settled.txt"
 	fi
 }
 

@@ -71,8 +71,29 @@ static atomic_ulong release_round;
 /* No separator before the first withdrawal result. */
 static int withdraw_first = 1;
 
+/*
+ * Run @fn on each of the @n workers at @workers (@size bytes each), one
+ * thread each, and wait for them.
+ * Return: 0, or 1 if a thread could not be started.
+ */
+static int run_workers(void *(*fn)(void *), void *workers, size_t size,
+		       uint32_t n)
+{
+	pthread_t threads[MAXT];
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (pthread_create(&threads[i], NULL, fn,
+				   (char *)workers + i * size)) {
+			fprintf(stderr, "pthread_create failed\n");
+			return 1;
+		}
+	for (i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	return 0;
+}
+
 struct worker {
-	pthread_t thread;
 	uint32_t id;
 	int seed_mode;
 	unsigned long rmws, backouts, failed, stopped;
@@ -152,13 +173,10 @@ static int measure(int mode, uint32_t n, int first)
 	for (i = 0; i < n; i++) {
 		w[i].id = i;
 		w[i].seed_mode = mode < 0;
-		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i])) {
-			fprintf(stderr, "pthread_create failed\n");
-			return 1;
-		}
 	}
+	if (run_workers(worker_main, w, sizeof(w[0]), n))
+		return 1;
 	for (i = 0; i < n; i++) {
-		pthread_join(w[i].thread, NULL);
 		rmws += w[i].rmws;
 		backouts += w[i].backouts;
 		failed += w[i].failed;
@@ -187,7 +205,6 @@ static int measure(int mode, uint32_t n, int first)
 }
 
 struct wworker {
-	pthread_t thread;
 	uint32_t id, n;
 	unsigned long rmws, withdraw_rmws, withdrawals, failed;
 };
@@ -246,13 +263,10 @@ static int measure_withdraw(int strategy, uint32_t n, unsigned long aborts)
 	for (i = 0; i < n; i++) {
 		w[i].id = i;
 		w[i].n = n;
-		if (pthread_create(&w[i].thread, NULL, wworker_main, &w[i])) {
-			fprintf(stderr, "pthread_create failed\n");
-			return 1;
-		}
 	}
+	if (run_workers(wworker_main, w, sizeof(w[0]), n))
+		return 1;
 	for (i = 0; i < n; i++) {
-		pthread_join(w[i].thread, NULL);
 		rmws += w[i].rmws;
 		wrmws += w[i].withdraw_rmws;
 		withdrawals += w[i].withdrawals;

@@ -191,6 +191,19 @@ def floor_section(w, runs):
     w("")
 
 
+def two_thread_rows(w, runs, head, cases):
+    """A table of cases (label, family) at 2 threads, run by run: ns and
+    hand-offs; head names the first column."""
+    w("| %s | " % head + " | ".join(
+        "run %d: ns | run %d: hand-offs" % (i, i)
+        for i in range(1, len(runs) + 1)) + " |")
+    w("|---|" + "---:|---:|" * len(runs))
+    for label, fam in cases:
+        w("| %s | " % label + " | ".join(
+            "%s | %s" % (cell(r.med, (fam, 2)), fmt_h(r.handoffs(fam, 2)))
+            for r in runs) + " |")
+
+
 def handoff_table(w, runs):
     """Every 2-thread case in ns and in hand-offs, run by run."""
     w("## Two threads, in hand-offs")
@@ -200,17 +213,11 @@ def handoff_table(w, runs):
       "one-way hand-offs of that run's floor (ns / `handoff_ns`).  "
       "Hand-offs compare across runs where the nanoseconds do not.")
     w("")
-    w("| implementation | " + " | ".join(
-        "run %d: ns | run %d: hand-offs" % (i, i)
-        for i in range(1, len(runs) + 1)) + " |")
-    w("|---|" + "---:|---:|" * len(runs))
-    for label, fam in IMPLS + [("coupled, spin-then-futex, 4 members in "
-                                "capacity 4", "coupled_capacity/4/futex")]:
-        if not any((fam, 2) in r.med for r in runs):
-            continue
-        w("| %s | " % label + " | ".join(
-            "%s | %s" % (cell(r.med, (fam, 2)), fmt_h(r.handoffs(fam, 2)))
-            for r in runs) + " |")
+    cases = IMPLS + [("coupled, spin-then-futex, 4 members in capacity 4",
+                      "coupled_capacity/4/futex")]
+    two_thread_rows(w, runs, "implementation",
+                    [(label, fam) for label, fam in cases
+                     if any((fam, 2) in r.med for r in runs)])
     w("")
 
 
@@ -298,14 +305,7 @@ def request_slot_section(w, runs):
       "All at 2 threads, in the same run as the ping-pong floor; the "
       "library (`include/coupled/`) is not changed by it.")
     w("")
-    w("| case | " + " | ".join(
-        "run %d: ns | run %d: hand-offs" % (i, i)
-        for i in range(1, len(runs) + 1)) + " |")
-    w("|---|" + "---:|---:|" * len(runs))
-    for label, fam in COPY_CASES:
-        w("| %s | " % label + " | ".join(
-            "%s | %s" % (cell(r.med, (fam, 2)), fmt_h(r.handoffs(fam, 2)))
-            for r in runs) + " |")
+    two_thread_rows(w, runs, "case", COPY_CASES)
     cells = []
     for r in runs:
         a, b = r.ns("direct_copy/slots", 2), r.ns("direct_copy/word_line", 2)

@@ -65,7 +65,6 @@ for s in "${srcs[@]}"; do [ -f "$s" ] || die "source '$s' not found"; done
 image_flags "$board" "$out"
 incs=(-I"$board" -I"$root/include" -I"$root/adapters/baremetal-arm/include")
 ldflags=("${IMAGE_LDFLAGS[@]}")
-libs=()
 
 # Per architecture: flags, start-up code, the gcc cross driver and its
 # package, and clang's target.
@@ -83,16 +82,8 @@ else
 	clang_target=aarch64-none-elf
 fi
 
-if [ "$cc_kind" = gcc ]; then
-	cc=$gcc_cc
-	need "$cc" "apt-get install $gcc_pkg"
-	ldflags+=(-nostartfiles -no-pie -Wl,--no-warn-rwx-segments)
-	libs=(-lgcc)
-else
-	cc=clang
-	need clang "apt-get install clang lld"
-	need ld.lld "apt-get install lld"
-	ldflags+=(-fuse-ld=lld)
+image_cc "$cc_kind" "$gcc_cc" "$gcc_pkg"
+if [ "$cc_kind" = clang ]; then
 	# compiler-rt builtins are not packaged for bare metal: borrow libgcc
 	# (64-bit division on ARMv7) from the gcc cross compiler when it is there.
 	if command -v "$gcc_cc" >/dev/null 2>&1; then

@@ -27,6 +27,8 @@
 set -uo pipefail
 
 me="run_qemu.sh"
+# shellcheck source=tests/adapters/baremetal-common/qemu_common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../baremetal-common/qemu_common.sh"
 die() { echo "$me: $*" >&2; exit 2; }
 
 arch="" cpu="" smp=4 topo="" accel=single tmo=120 expect="PASS" want_status=0 log=""
@@ -74,21 +76,7 @@ cmd=("$qemu" -M virt -cpu "$cpu" -smp "$smp${topo:+,$topo}" -m 128M -nographic
 	-accel "tcg,thread=$accel" -kernel "$image" "${qargs[@]}")
 echo "$me: $(printf '%q ' "${cmd[@]}")(timeout ${tmo}s, log $log)"
 
-start=$(date +%s.%N)
-# stdin from /dev/null: no terminal to put in raw mode, no monitor input.
-timeout -k 5 "$tmo" "${cmd[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log"
-status=${PIPESTATUS[0]}
-end=$(date +%s.%N)
-secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
-
-reason=""
-if [ "$status" = 124 ] || [ "$status" = 137 ]; then
-	reason="timed out after ${tmo}s (status $status)"
-elif [ "$status" != "$want_status" ]; then
-	reason="QEMU exit status $status, expected $want_status"
-elif ! grep -Eq -- "$expect" "$log"; then
-	reason="no console line matches '$expect'"
-fi
+qemu_judge "$tmo" "$log" "$want_status" "$expect" "${cmd[@]}"
 
 if [ -n "$reason" ]; then
 	echo "$me: FAIL: $reason [$arch $cpu smp=$smp $accel, ${secs}s, $image]" >&2

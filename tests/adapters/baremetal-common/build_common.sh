@@ -8,6 +8,11 @@
 #   image_flags BOARD OUT  sets IMAGE_CFLAGS (C11, warnings as errors,
 #                          freestanding, no libc) and IMAGE_LDFLAGS (BOARD's
 #                          board.ld, unused sections dropped, OUT's .map)
+#   image_cc KIND GCC PACKAGE  picks the compiler driver: KIND gcc the cross
+#                          gcc GCC (PACKAGE installs it), KIND clang clang
+#                          with ld.lld; sets the caller's cc, adds the
+#                          driver's link flags to its ldflags, and sets its
+#                          libs to libgcc for gcc, to none for clang
 #   image_build OUT CC ARGS...  compiles and links in one driver call
 #                          (CC ARGS -o OUT); with VERBOSE=1 prints the
 #                          command; dies on failure
@@ -32,6 +37,23 @@ image_flags() {
 		-ffunction-sections -fdata-sections -I"$baremetal_common")
 	IMAGE_LDFLAGS=(-T "$board/board.ld" -Wl,--gc-sections
 		-Wl,--build-id=none -Wl,-Map="${out%.elf}.map")
+}
+
+image_cc() {
+	local kind=$1 gcc=$2 pkg=$3
+
+	libs=()
+	if [ "$kind" = gcc ]; then
+		cc=$gcc
+		need "$cc" "apt-get install $pkg"
+		ldflags+=(-nostartfiles -no-pie -Wl,--no-warn-rwx-segments)
+		libs=(-lgcc)
+	else
+		cc=clang
+		need clang "apt-get install clang lld"
+		need ld.lld "apt-get install lld"
+		ldflags+=(-fuse-ld=lld)
+	fi
 }
 
 image_build() {

@@ -4,7 +4,7 @@
  * (tests/adapters/baremetal-arm/torture/torture.c and domain_torture.c, on
  * the ARM and the RISC-V boards and on the host event model) share: the
  * architecture's name for the PASS line, the serialised output, the failure
- * line and the per-core random numbers.
+ * line, the start handshake and the per-core random numbers.
  *
  * Include after "board.h" and after TORTURE_YIELD() is defined (the wait
  * for the output lock).  Included by a path relative to the tortures, so
@@ -86,6 +86,52 @@ torture_fail(const char *name, uint32_t cpu, const char *what, uint64_t a,
 	put_kv("seed", seed);
 	board_puts("\n");
 	board_exit(1);
+}
+
+/**
+ * print_start_end() - end core 0's start line with the run's seed and give
+ * the output back.
+ * @seed: the seed.
+ */
+static inline void print_start_end(uint64_t seed)
+{
+	put_kv("seed", seed);
+	board_puts("\n");
+	print_end();
+}
+
+/**
+ * torture_start() - the start handshake: core 0, once it set the run up,
+ * publishes that and signals the other cores; they wait for it.
+ * @started: the flag (0 before).
+ * @primary: true on core 0.
+ * @sev: core 0's signal to the waiting cores.
+ * @wfe: a waiting core's wait for a signal (or a yield).
+ */
+static inline void torture_start(atomic_uint *started, int primary,
+				 void (*sev)(void), void (*wfe)(void))
+{
+	if (primary) {
+		/* release: publishes core 0's set-up; pairs below. */
+		atomic_store_explicit(started, 1u, memory_order_release);
+		sev();
+		return;
+	}
+	/* acquire: pairs with core 0's release store above. */
+	while (!atomic_load_explicit(started, memory_order_acquire))
+		wfe();
+}
+
+/**
+ * torture_rng_seed() - the first state of a core's generator (torture_rnd()).
+ * @seed: the run's seed.
+ * @cpu: the core.
+ *
+ * Return: the state: distinct per core, odd (so not 0).
+ */
+static inline uint64_t torture_rng_seed(uint64_t seed, uint32_t cpu)
+{
+	return (seed ^ 0x9e3779b97f4a7c15ull) * (2u * cpu + 1u) | 1u;
 }
 
 /**

@@ -53,18 +53,10 @@ image_flags "$board" "$out"
 incs=(-I"$board" -I"$root/include" -I"$root/adapters/baremetal-riscv/include")
 ldflags=("${IMAGE_LDFLAGS[@]}")
 
-if [ "$cc_kind" = gcc ]; then
-	cc=$gcc_cc
-	need "$cc" "apt-get install gcc-riscv64-unknown-elf"
-	ldflags+=(-nostartfiles -no-pie -Wl,--no-warn-rwx-segments)
-	libs=(-lgcc)
-else
-	cc=clang
-	need clang "apt-get install clang lld"
-	need ld.lld "apt-get install lld"
+image_cc "$cc_kind" "$gcc_cc" gcc-riscv64-unknown-elf
+if [ "$cc_kind" = clang ]; then
 	need "$gcc_cc" "apt-get install gcc-riscv64-unknown-elf (its libgcc)"
 	# lld does not do RISC-V linker relaxation: -mno-relax.
-	ldflags+=(-fuse-ld=lld)
 	# compiler-rt builtins are not packaged for bare metal: libgcc from
 	# the gcc cross compiler.
 	libs=("$("$gcc_cc" "${archflags[@]}" -print-libgcc-file-name)")

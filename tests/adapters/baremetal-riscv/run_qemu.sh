@@ -13,6 +13,8 @@
 set -euo pipefail
 
 me="run_qemu.sh (riscv)"
+# shellcheck source=tests/adapters/baremetal-common/qemu_common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../baremetal-common/qemu_common.sh"
 die() { echo "$me: $*" >&2; exit 2; }
 
 smp=4 accel=single tmo=120 expect="" want_status=0 log="" image=""
@@ -40,21 +42,9 @@ mkdir -p "$(dirname "$log")"
 cmd=("$qemu" -M virt -bios none -smp "$smp" -m 128M -nographic
 	-accel "tcg,thread=$accel" -kernel "$image")
 echo "$me: $(printf '%q ' "${cmd[@]}")(timeout ${tmo}s, log $log)"
-start=$(date +%s.%N)
 set +e
-timeout -k 5 "$tmo" "${cmd[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log"
-status=${PIPESTATUS[0]}
+qemu_judge "$tmo" "$log" "$want_status" "$expect" "${cmd[@]}"
 set -e
-secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-
-reason=""
-if [ "$status" = 124 ] || [ "$status" = 137 ]; then
-	reason="timed out after ${tmo}s (status $status)"
-elif [ "$status" != "$want_status" ]; then
-	reason="QEMU exit status $status, expected $want_status"
-elif [ -n "$expect" ] && ! grep -Eq -- "$expect" "$log"; then
-	reason="no console line matches '$expect'"
-fi
 if [ -n "$reason" ]; then
 	echo "$me: FAIL: $reason [smp=$smp $accel, qemu_s=$secs, $image]" >&2
 	exit 1

@@ -36,13 +36,9 @@
 
 /* --- the instruction model ---------------------------------------------- */
 
-enum { MODEL_CORES = 3 };
-
-struct arm_model {
+struct arm_model : model_irqs {
 	rl::atomic<int> event[MODEL_CORES];
 	rl::atomic<int> pending[MODEL_CORES];
-	bool masked[MODEL_CORES];
-	unsigned taken[MODEL_CORES];
 };
 
 static arm_model *g_arm;
@@ -87,33 +83,15 @@ static void model_wfi()
 		rl::yield(1, $);
 }
 
-static void model_dsb()
-{
-	rl::atomic_thread_fence(rl::mo_seq_cst, $);
-	model_boundary();
-}
-
-static void model_yield()
-{
-	model_boundary();
-	rl::yield(1, $);
-}
-
+/* The saved flags: 1 if interrupts were masked. */
 static unsigned long model_irq_save()
 {
-	unsigned me = model_me();
-	unsigned long old;
-
-	model_boundary();
-	old = g_arm->masked[me];
-	g_arm->masked[me] = true;
-	return old;
+	return model_mask(g_arm->masked) ? 1ul : 0ul;
 }
 
 static void model_irq_restore(unsigned long flags)
 {
-	g_arm->masked[model_me()] = flags != 0;
-	model_boundary();
+	model_unmask(g_arm->masked, flags != 0);
 }
 
 static void model_send_sgi(void *arg, uint32_t target)
@@ -126,7 +104,7 @@ static void model_send_sgi(void *arg, uint32_t target)
 #define COUPLED_ARM_WFE() model_wfe()
 #define COUPLED_ARM_SEV() model_sev()
 #define COUPLED_ARM_WFI() model_wfi()
-#define COUPLED_ARM_DSB() model_dsb()
+#define COUPLED_ARM_DSB() model_fence()
 #define COUPLED_ARM_YIELD() model_yield()
 #define COUPLED_ARM_IRQ_SAVE() model_irq_save()
 #define COUPLED_ARM_IRQ_RESTORE(flags) model_irq_restore(flags)
@@ -142,12 +120,10 @@ struct handshake_platform : model_platform {
 
 	void before(unsigned threads)
 	{
-		RL_ASSERT(threads <= MODEL_CORES);
+		model_irqs_reset(&arm, threads);
 		for (unsigned i = 0; i < MODEL_CORES; i++) {
 			arm.event[i].store(0, rl::mo_relaxed, $);
 			arm.pending[i].store(0, rl::mo_relaxed, $);
-			arm.masked[i] = false;
-			arm.taken[i] = 0;
 		}
 		g_arm = &arm;
 	}
@@ -170,9 +146,7 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 #include "relacy_handshake.h"
 
 /* The checks: the wait modes, one and two wakers. */
-#define HANDSHAKE_CASES(ONE, TWO)              \
-	ONE(COUPLED_ARM_WAIT_WFE, wfe)         \
-	TWO(COUPLED_ARM_WAIT_WFE, wfe, 3)      \
-	ONE(COUPLED_ARM_WAIT_WFI_SGI, wfi_sgi) \
-	TWO(COUPLED_ARM_WAIT_WFI_SGI, wfi_sgi, 3)
+#define HANDSHAKE_CASES(ONE, BOTH)         \
+	BOTH(COUPLED_ARM_WAIT_WFE, wfe, 3) \
+	BOTH(COUPLED_ARM_WAIT_WFI_SGI, wfi_sgi, 3)
 RELACY_HANDSHAKE_PROGRAM()

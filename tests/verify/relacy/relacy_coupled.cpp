@@ -86,6 +86,8 @@
 #include <sstream>
 #include <string>
 
+#include "relacy_driver.h"
+
 #define COUPLED_ATOMIC_RELACY 1
 #define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
 
@@ -1010,12 +1012,6 @@ struct publish_test final : rl::test_suite<publish_test, 4> {
 
 /* --- driver --------------------------------------------------------------- */
 
-struct run_config {
-	bool quick;
-	unsigned long iterations;
-	unsigned bound; /* 2p: context bound, 0 for the full search */
-};
-
 /* Whether this build has the runs of N participants, EXTRA changers. */
 #ifdef COUPLED_RELACY_ONLY_N
 #define SHAPE_BUILT(n, extra) \
@@ -1207,20 +1203,9 @@ int run_scenario(int sc, unsigned n, const run_config &cfg)
 	return 0;
 }
 
-int find_scenario(const char *name)
+const char *scenario_name(int sc)
 {
-	for (int s = 0; s < SC_COUNT; s++)
-		if (!std::strcmp(scenarios[s].name, name))
-			return s;
-	return -1;
-}
-
-int usage(const char *prog)
-{
-	std::fprintf(stderr,
-		     "usage: %s list | all | <scenario> 2p|3p [iterations]\n",
-		     prog);
-	return 2;
+	return scenarios[sc].name;
 }
 
 } /* namespace */
@@ -1235,44 +1220,10 @@ static void relacy_hook(struct coupled_group *g, uint32_t self, int point)
 
 int main(int argc, char **argv)
 {
-	run_config cfg;
-	const char *env = std::getenv("COUPLED_RELACY_QUICK");
-	cfg.quick = env && *env && std::strcmp(env, "0") != 0;
-	cfg.iterations = cfg.quick ? 20000ul : 100000ul;
-	cfg.bound = cfg.quick ? 1u : 2u;
-	env = std::getenv("COUPLED_RELACY_BOUND");
-	if (env && *env)
-		cfg.bound = (unsigned)std::strtoul(env, NULL, 10);
-	env = std::getenv("COUPLED_RELACY_ITERS");
-	if (env && *env)
-		cfg.iterations = std::strtoul(env, NULL, 10);
+	const relacy_program prog = {
+		SC_COUNT, scenario_name, { "2p", "3p" }, run_scenario
+	};
 
-	if (argc < 2)
-		return usage(argv[0]);
-	if (!std::strcmp(argv[1], "list")) {
-		for (int s = 0; s < SC_COUNT; s++)
-			std::printf("%s\n", scenarios[s].name);
-		return 0;
-	}
-	if (!std::strcmp(argv[1], "all")) {
-		int fails = 0;
-		for (int s = 0; s < SC_COUNT; s++)
-			for (unsigned n = 2; n <= 3; n++)
-				/* 77: skipped, with its reason printed */
-				fails += run_scenario(s, n, cfg) == 1;
-		return fails ? 1 : 0;
-	}
-	int sc = find_scenario(argv[1]);
-	if (sc < 0 || argc < 3)
-		return usage(argv[0]);
-	unsigned n;
-	if (!std::strcmp(argv[2], "2p"))
-		n = 2;
-	else if (!std::strcmp(argv[2], "3p"))
-		n = 3;
-	else
-		return usage(argv[0]);
-	if (argc > 3)
-		cfg.iterations = std::strtoul(argv[3], NULL, 10);
-	return run_scenario(sc, n, cfg);
+	return relacy_scenario_main(prog, relacy_config(100000ul, 20000ul),
+				    argc, argv);
 }

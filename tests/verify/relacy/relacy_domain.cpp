@@ -90,6 +90,8 @@
 #include <sstream>
 #include <string>
 
+#include "relacy_driver.h"
+
 #define COUPLED_ATOMIC_RELACY 1
 #define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
 
@@ -152,6 +154,24 @@ enum coverage {
 	COV_OUT,
 	COV_COUNT
 };
+
+/* The paths each scenario (in enum scenario's order) is there for,
+ * COV_COUNT after the last. */
+enum { NEEDS = 4 };
+const unsigned scenario_needs[SC_COUNT][NEEDS] = {
+	/* aborts */
+	{ COV_ROOT_COMMIT, COV_ROOT_CANNOT, COV_ROOT_CALLER, COV_COUNT },
+	/* give_up */
+	{ COV_ROOT_CANNOT, COV_ROOT_CALLER, COV_COUNT, COV_COUNT },
+	/* refuse */
+	{ COV_ROOT_REFUSED, COV_ROOT_CANNOT, COV_ROOT_COMMIT, COV_COUNT },
+	/* abandon */
+	{ COV_ROOT_CANNOT, COV_ROOT_CALLER, COV_COUNT, COV_COUNT },
+	/* leave_join, join_leave */
+	{ COV_GATE_ABORT, COV_ROOT_GATE, COV_OUT, COV_ROOT_COMMIT },
+	{ COV_GATE_ABORT, COV_ROOT_GATE, COV_OUT, COV_ROOT_COMMIT },
+};
+
 const char *const coverage_names[COV_COUNT] = {
 	"executions",
 	"root commits",
@@ -372,6 +392,52 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 	}
 
 	/*
+	 * Start core @t's next call: @req and @opts its request and abort
+	 * options at every level, nothing injected yet; @marks: its aborts
+	 * touch the membership scenarios' marks (leaf 0's cores there).
+	 * Return: the call's index in calls[t].
+	 */
+	unsigned new_call(unsigned t, bool marks, int32_t *req,
+			  struct coupled_abort_opts *opts)
+	{
+		RL_ASSERT(ncalls[t] < MAXCALLS);
+		unsigned call = ncalls[t]++;
+
+		for (unsigned k = 0; k < LEVELS; k++) {
+			req[k] = request_of(t, call, k);
+			aborts[t][k].polls = 0;
+			aborts[t][k].at = NEVER;
+			aborts[t][k].fired = false;
+			aborts[t][k].mine = marks ? &core_mark[t] : NULL;
+			aborts[t][k].change = marks ? &change_mark : NULL;
+			opts[k].deadline = 0;
+			opts[k].should_abort = should_abort_fn;
+			opts[k].abort_arg = &aborts[t][k];
+		}
+		return call;
+	}
+
+	/*
+	 * Make the call @rec of core @t with @req and @opts (recorded in
+	 * @rec, its result in rec->ret): the action ran once iff it
+	 * committed.
+	 */
+	void enter(unsigned t, call_rec *rec, int32_t *req,
+		   struct coupled_abort_opts *opts)
+	{
+		action_ctx<A, B, C> ctx = { this, t };
+
+		for (unsigned k = 0; k < LEVELS; k++)
+			rec->req[k] = req[k];
+		rec->ran = 0;
+		rec->ret = coupled_domain_enter_opts(&leaf[leaf_of(t)],
+						     core_of(t), req, action_fn,
+						     &ctx, opts);
+		RL_ASSERT((rec->ret == COUPLED_COMMITTED) == (rec->ran == 1));
+		RL_ASSERT(rec->ran <= 1);
+	}
+
+	/*
 	 * A core in a membership scenario: calls until its leaf round votes
 	 * to stop (a core of the round saw the changer done), or, X only,
 	 * until a call finds it out after the changer is done.  After a call
@@ -381,7 +447,6 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 	void change_core(unsigned t)
 	{
 		unsigned commits = 0;
-		action_ctx<A, B, C> ctx = { this, t };
 		bool l0 = leaf_of(t) == 0;
 
 		for (;;) {
@@ -392,34 +457,13 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 					rl::yield(1, $);
 				continue;
 			}
-			RL_ASSERT(ncalls[t] < MAXCALLS);
-			unsigned call = ncalls[t]++;
-			call_rec *rec = &calls[t][call];
 			int32_t req[LEVELS];
 			struct coupled_abort_opts opts[LEVELS];
+			call_rec *rec = &calls[t][new_call(t, l0, req, opts)];
 
-			for (unsigned k = 0; k < LEVELS; k++) {
-				req[k] = request_of(t, call, k);
-				rec->req[k] = req[k];
-				aborts[t][k].polls = 0;
-				aborts[t][k].at = NEVER;
-				aborts[t][k].fired = false;
-				aborts[t][k].mine = l0 ? &core_mark[t] : NULL;
-				aborts[t][k].change = l0 ? &change_mark : NULL;
-				opts[k].deadline = 0;
-				opts[k].should_abort = should_abort_fn;
-				opts[k].abort_arg = &aborts[t][k];
-			}
-			rec->ran = 0;
 			rec->stop = false;
-			rec->ret = coupled_domain_enter_opts(&leaf[leaf_of(t)],
-							     core_of(t), req,
-							     action_fn, &ctx,
-							     opts);
+			enter(t, rec, req, opts);
 			rec->root_fired = false;
-			RL_ASSERT((rec->ret == COUPLED_COMMITTED) ==
-				  (rec->ran == 1));
-			RL_ASSERT(rec->ran <= 1);
 			if (rec->ret == COUPLED_COMMITTED) {
 				commits++;
 				if (rec->stop)
@@ -466,26 +510,13 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		}
 
 		unsigned commits = 0;
-		action_ctx<A, B, C> ctx = { this, t };
 
 		while (commits < ROUNDS) {
-			RL_ASSERT(ncalls[t] < MAXCALLS);
-			unsigned call = ncalls[t]++;
-			call_rec *rec = &calls[t][call];
 			int32_t req[LEVELS];
 			struct coupled_abort_opts opts[LEVELS];
+			unsigned call = new_call(t, false, req, opts);
+			call_rec *rec = &calls[t][call];
 
-			for (unsigned k = 0; k < LEVELS; k++) {
-				req[k] = request_of(t, call, k);
-				aborts[t][k].polls = 0;
-				aborts[t][k].at = NEVER;
-				aborts[t][k].fired = false;
-				aborts[t][k].mine = NULL;
-				aborts[t][k].change = NULL;
-				opts[k].deadline = 0;
-				opts[k].should_abort = should_abort_fn;
-				opts[k].abort_arg = &aborts[t][k];
-			}
 			if (sc == SC_ABORTS) {
 				/* At most one leaf abort per core: the other
 				 * cores of its leaf wait for its next call. */
@@ -502,17 +533,8 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 				aborts[t][1].at = 0;
 			if (sc == SC_REFUSE && t == 1 && call == 0)
 				req[1] = -1;
-			for (unsigned k = 0; k < LEVELS; k++)
-				rec->req[k] = req[k];
-			rec->ran = 0;
-			rec->ret = coupled_domain_enter_opts(&leaf[leaf_of(t)],
-							     core_of(t), req,
-							     action_fn, &ctx,
-							     opts);
+			enter(t, rec, req, opts);
 			rec->root_fired = aborts[t][1].fired;
-			RL_ASSERT((rec->ret == COUPLED_COMMITTED) ==
-				  (rec->ran == 1));
-			RL_ASSERT(rec->ran <= 1);
 			if (rec->ret == COUPLED_COMMITTED) {
 				commits++;
 			} else {
@@ -586,6 +608,45 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 				check_call(t, c);
 	}
 
+	/*
+	 * The calls of core @u in the round that the committed call @rec
+	 * committed at level @k: each with the round's parameter and member
+	 * count, @min lowered to its request; at the leaf (@k 0) each with
+	 * @rec's outcome for the root (no split).  (A committed call
+	 * committed its leaf: see on_action().)
+	 * Return: how many: 1, or 0 in the membership scenarios.
+	 */
+	unsigned round_calls(const call_rec *rec, unsigned k, unsigned u,
+			     int32_t *min)
+	{
+		const struct coupled_domain_level *lv = &rec->r.level[k];
+		const struct coupled_domain_level *l1 = &rec->r.level[1];
+		unsigned here = 0;
+
+		for (unsigned d = 0; d < ncalls[u]; d++) {
+			const call_rec *o = &calls[u][d];
+			const struct coupled_domain_level *ol = &o->r.level[k];
+			if (o->ret != COUPLED_COMMITTED || !ol->committed ||
+			    ol->generation != lv->generation)
+				continue;
+			here++;
+			if (o->req[k] < *min)
+				*min = o->req[k];
+			RL_ASSERT(ol->param == lv->param);
+			RL_ASSERT(ol->members == lv->members);
+			if (k == 0) {
+				RL_ASSERT(o->r.level[1].committed ==
+					  l1->committed);
+				if (l1->committed)
+					RL_ASSERT(o->r.level[1].generation ==
+						  l1->generation);
+			}
+		}
+		RL_ASSERT(here <= 1);
+		RL_ASSERT(here == 1 || changes());
+		return here;
+	}
+
 	/* One committed call against every other call of the execution. */
 	void check_call(unsigned t, unsigned c)
 	{
@@ -605,27 +666,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		for (unsigned u = 0; u < N; u++) {
 			if (leaf_of(u) != lf)
 				continue;
-			unsigned here = 0;
-			for (unsigned d = 0; d < ncalls[u]; d++) {
-				const call_rec *o = &calls[u][d];
-				if (o->ret != COUPLED_COMMITTED ||
-				    o->r.level[0].generation != l0->generation)
-					continue;
-				here++;
-				if (o->req[0] < min)
-					min = o->req[0];
-				RL_ASSERT(o->r.level[0].param == l0->param);
-				RL_ASSERT(o->r.level[0].members == l0->members);
-				/* The same outcome for the root (no split). */
-				RL_ASSERT(o->r.level[1].committed ==
-					  l1->committed);
-				if (l1->committed)
-					RL_ASSERT(o->r.level[1].generation ==
-						  l1->generation);
-			}
-			RL_ASSERT(here <= 1);
-			RL_ASSERT(here == 1 || changes());
-			count += here;
+			count += round_calls(rec, 0, u, &min);
 			seen++;
 		}
 		RL_ASSERT(seen == leaf_size(lf));
@@ -662,24 +703,8 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		g_cov[COV_ROOT_COMMIT]++;
 		min = INT32_MAX;
 		count = 0;
-		for (unsigned u = 0; u < N; u++) {
-			unsigned here = 0;
-			for (unsigned d = 0; d < ncalls[u]; d++) {
-				const call_rec *o = &calls[u][d];
-				if (o->ret != COUPLED_COMMITTED ||
-				    !o->r.level[1].committed ||
-				    o->r.level[1].generation != l1->generation)
-					continue;
-				here++;
-				if (o->req[1] < min)
-					min = o->req[1];
-				RL_ASSERT(o->r.level[1].param == l1->param);
-				RL_ASSERT(o->r.level[1].members == l1->members);
-			}
-			RL_ASSERT(here <= 1);
-			RL_ASSERT(here == 1 || changes());
-			count += here;
-		}
+		for (unsigned u = 0; u < N; u++)
+			count += round_calls(rec, 1, u, &min);
 		RL_ASSERT(count == l1->members);
 		RL_ASSERT(l1->members == N ||
 			  (changes() && l1->members == N - 1));
@@ -712,11 +737,6 @@ void relacy_domain_hook(const void *group, uint32_t self, int point)
 
 namespace
 {
-
-struct run_config {
-	unsigned long iterations;
-	unsigned bound;
-};
 
 template <unsigned A, unsigned B, unsigned C>
 bool run_one(const run_config &cfg)
@@ -783,36 +803,8 @@ int run_scenario(int sc, unsigned tree, const run_config &cfg)
 			std::printf(" %s %lu;", coverage_names[c], g_cov[c]);
 	std::printf("\n");
 	/* The paths each scenario is there for must have been reached. */
-	unsigned need[4] = { COV_COUNT, COV_COUNT, COV_COUNT, COV_COUNT };
-	switch (sc) {
-	case SC_ABORTS:
-		need[0] = COV_ROOT_COMMIT;
-		need[1] = COV_ROOT_CANNOT;
-		need[2] = COV_ROOT_CALLER;
-		break;
-	case SC_GIVE_UP:
-		need[0] = COV_ROOT_CANNOT;
-		need[1] = COV_ROOT_CALLER;
-		break;
-	case SC_ABANDON:
-		need[0] = COV_ROOT_CANNOT;
-		need[1] = COV_ROOT_CALLER;
-		break;
-	case SC_REFUSE:
-		need[0] = COV_ROOT_REFUSED;
-		need[1] = COV_ROOT_CANNOT;
-		need[2] = COV_ROOT_COMMIT;
-		break;
-	case SC_LEAVE_JOIN:
-	case SC_JOIN_LEAVE:
-		need[0] = COV_GATE_ABORT;
-		need[1] = COV_ROOT_GATE;
-		need[2] = COV_OUT;
-		need[3] = COV_ROOT_COMMIT;
-		break;
-	default: break;
-	}
-	for (unsigned i = 0; i < 4; i++) {
+	const unsigned *need = scenario_needs[sc];
+	for (unsigned i = 0; i < NEEDS; i++) {
 		if (need[i] != COV_COUNT && g_cov[need[i]] == 0) {
 			std::printf("FAIL: %s %s never reached: %s\n",
 				    scenario_names[sc], tname,
@@ -824,58 +816,19 @@ int run_scenario(int sc, unsigned tree, const run_config &cfg)
 	return 0;
 }
 
-int usage(const char *prog)
+const char *scenario_name(int sc)
 {
-	std::fprintf(stderr,
-		     "usage: %s list | all | <scenario> 1+1|2+1 [iterations]\n",
-		     prog);
-	return 2;
+	return scenario_names[sc];
 }
 
 } /* namespace */
 
 int main(int argc, char **argv)
 {
-	run_config cfg;
-	const char *env = std::getenv("COUPLED_RELACY_QUICK");
-	bool quick = env && *env && std::strcmp(env, "0") != 0;
-	cfg.iterations = quick ? 10000ul : 50000ul;
-	cfg.bound = quick ? 1u : 2u;
-	env = std::getenv("COUPLED_RELACY_BOUND");
-	if (env && *env)
-		cfg.bound = (unsigned)std::strtoul(env, NULL, 10);
-	env = std::getenv("COUPLED_RELACY_ITERS");
-	if (env && *env)
-		cfg.iterations = std::strtoul(env, NULL, 10);
+	const relacy_program prog = {
+		SC_COUNT, scenario_name, { "1+1", "2+1" }, run_scenario
+	};
 
-	if (argc < 2)
-		return usage(argv[0]);
-	if (!std::strcmp(argv[1], "list")) {
-		for (int s = 0; s < SC_COUNT; s++)
-			std::printf("%s\n", scenario_names[s]);
-		return 0;
-	}
-	if (!std::strcmp(argv[1], "all")) {
-		int fails = 0;
-		for (int s = 0; s < SC_COUNT; s++)
-			for (unsigned tree = 2; tree <= 3; tree++)
-				fails += run_scenario(s, tree, cfg) != 0;
-		return fails ? 1 : 0;
-	}
-	int sc = -1;
-	for (int s = 0; s < SC_COUNT; s++)
-		if (!std::strcmp(scenario_names[s], argv[1]))
-			sc = s;
-	if (sc < 0 || argc < 3)
-		return usage(argv[0]);
-	unsigned tree;
-	if (!std::strcmp(argv[2], "1+1"))
-		tree = 2;
-	else if (!std::strcmp(argv[2], "2+1"))
-		tree = 3;
-	else
-		return usage(argv[0]);
-	if (argc > 3)
-		cfg.iterations = std::strtoul(argv[3], NULL, 10);
-	return run_scenario(sc, tree, cfg);
+	return relacy_scenario_main(prog, relacy_config(50000ul, 10000ul), argc,
+				    argv);
 }

@@ -194,30 +194,32 @@ inline int relacy_checks_main(int argc, char **argv, const relacy_check *checks,
 
 /*
  * RELACY_HANDSHAKE_PROGRAM() - the checks and main() of an adapter's
- * handshake program.  Define HANDSHAKE_CASES(ONE, TWO) first: one ONE(MODE,
- * name) per wait mode checked with one waker in full (check "name_1w"),
- * one TWO(MODE, name, bound) per mode checked with two wakers within the
- * preemption bound @bound (check "name_2w"), in the order of the list.
+ * handshake program.  Define HANDSHAKE_CASES(ONE, BOTH) first, a list in
+ * the order of the checks: ONE(MODE, name) checks the wait mode MODE with
+ * one waker in full (check "name_1w"); BOTH(MODE, name, bound) does that
+ * and then checks it with two wakers within the preemption bound @bound
+ * (check "name_2w").
  */
 #define RELACY_HANDSHAKE_ONE_FN(mode, name)                    \
 	bool name##_1w()                                       \
 	{                                                      \
 		return run_handshake<mode, 1>(#name, true, 0); \
 	}
-#define RELACY_HANDSHAKE_TWO_FN(mode, name, bound)                  \
+#define RELACY_HANDSHAKE_BOTH_FN(mode, name, bound)                 \
+	RELACY_HANDSHAKE_ONE_FN(mode, name)                         \
 	bool name##_2w()                                            \
 	{                                                           \
 		return run_handshake<mode, 2>(#name, false, bound); \
 	}
 #define RELACY_HANDSHAKE_ONE_ENTRY(mode, name) { #name "_1w", name##_1w },
-#define RELACY_HANDSHAKE_TWO_ENTRY(mode, name, bound) \
-	{ #name "_2w", name##_2w },
+#define RELACY_HANDSHAKE_BOTH_ENTRY(mode, name, bound) \
+	RELACY_HANDSHAKE_ONE_ENTRY(mode, name){ #name "_2w", name##_2w },
 #define RELACY_HANDSHAKE_PROGRAM()                                             \
 	namespace                                                              \
 	{                                                                      \
-	HANDSHAKE_CASES(RELACY_HANDSHAKE_ONE_FN, RELACY_HANDSHAKE_TWO_FN)      \
+	HANDSHAKE_CASES(RELACY_HANDSHAKE_ONE_FN, RELACY_HANDSHAKE_BOTH_FN)     \
 	const relacy_check checks[] = { HANDSHAKE_CASES(                       \
-		RELACY_HANDSHAKE_ONE_ENTRY, RELACY_HANDSHAKE_TWO_ENTRY) };     \
+		RELACY_HANDSHAKE_ONE_ENTRY, RELACY_HANDSHAKE_BOTH_ENTRY) };    \
 	}                                                                      \
 	int main(int argc, char **argv)                                        \
 	{                                                                      \

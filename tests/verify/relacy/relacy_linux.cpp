@@ -101,48 +101,49 @@ struct litmus {
 	int rop, rmo; /* MP: acquire side */
 };
 
+/*
+ * The tests, by the side under test: a release-side write read by an
+ * acquire load (MP_WRITE), an acquire-side read after a release store
+ * (MP_READ), a seq_cst write then a seq_cst load on each side (SB).
+ */
+#define MP_WRITE(name, op, mo)                                                \
+	{                                                                     \
+		"mp_" name, false, op, COUPLED_##mo, OP_LOAD, COUPLED_ACQUIRE \
+	}
+#define MP_READ(name, op, mo)                                                  \
+	{                                                                      \
+		"mp_" name, false, OP_STORE, COUPLED_RELEASE, op, COUPLED_##mo \
+	}
+#define SB(name, op)                                                   \
+	{                                                              \
+		"sb_" name "_seq_cst", true, op, COUPLED_SEQ_CST, 0, 0 \
+	}
+
 const litmus litmi[] = {
-	/* the release side of each path, read by an acquire load */
-	{ "mp_store_release", false, OP_STORE, COUPLED_RELEASE, OP_LOAD,
-	  COUPLED_ACQUIRE },
-	{ "mp_store_seq_cst", false, OP_STORE, COUPLED_SEQ_CST, OP_LOAD,
-	  COUPLED_ACQUIRE },
-	{ "mp_fetch_add_release", false, OP_FETCH_ADD, COUPLED_RELEASE, OP_LOAD,
-	  COUPLED_ACQUIRE },
-	{ "mp_fetch_add_acq_rel_w", false, OP_FETCH_ADD, COUPLED_ACQ_REL,
-	  OP_LOAD, COUPLED_ACQUIRE },
-	{ "mp_xchg_release", false, OP_XCHG, COUPLED_RELEASE, OP_LOAD,
-	  COUPLED_ACQUIRE },
-	{ "mp_xchg_acq_rel_w", false, OP_XCHG, COUPLED_ACQ_REL, OP_LOAD,
-	  COUPLED_ACQUIRE },
-	{ "mp_cas_release", false, OP_CAS, COUPLED_RELEASE, OP_LOAD,
-	  COUPLED_ACQUIRE },
-	{ "mp_cas_acq_rel_w", false, OP_CAS, COUPLED_ACQ_REL, OP_LOAD,
-	  COUPLED_ACQUIRE },
-	/* the acquire side of each path, after a release store */
-	{ "mp_load_acquire", false, OP_STORE, COUPLED_RELEASE, OP_LOAD,
-	  COUPLED_ACQUIRE },
-	{ "mp_load_seq_cst", false, OP_STORE, COUPLED_RELEASE, OP_LOAD,
-	  COUPLED_SEQ_CST },
-	{ "mp_fetch_add_acquire", false, OP_STORE, COUPLED_RELEASE,
-	  OP_FETCH_ADD, COUPLED_ACQUIRE },
-	{ "mp_fetch_add_acq_rel_r", false, OP_STORE, COUPLED_RELEASE,
-	  OP_FETCH_ADD, COUPLED_ACQ_REL },
-	{ "mp_xchg_acquire", false, OP_STORE, COUPLED_RELEASE, OP_XCHG,
-	  COUPLED_ACQUIRE },
-	{ "mp_xchg_acq_rel_r", false, OP_STORE, COUPLED_RELEASE, OP_XCHG,
-	  COUPLED_ACQ_REL },
-	{ "mp_cas_acquire", false, OP_STORE, COUPLED_RELEASE, OP_CAS,
-	  COUPLED_ACQUIRE },
-	{ "mp_cas_acq_rel_r", false, OP_STORE, COUPLED_RELEASE, OP_CAS,
-	  COUPLED_ACQ_REL },
-	{ "mp_cas_fail_acquire", false, OP_STORE, COUPLED_RELEASE, OP_CAS_FAIL,
-	  COUPLED_ACQUIRE },
-	/* seq_cst: a write then a seq_cst load on each side */
-	{ "sb_store_seq_cst", true, OP_STORE, COUPLED_SEQ_CST, 0, 0 },
-	{ "sb_fetch_add_seq_cst", true, OP_FETCH_ADD, COUPLED_SEQ_CST, 0, 0 },
-	{ "sb_xchg_seq_cst", true, OP_XCHG, COUPLED_SEQ_CST, 0, 0 },
-	{ "sb_cas_seq_cst", true, OP_CAS, COUPLED_SEQ_CST, 0, 0 },
+	/* the release side of each path */
+	MP_WRITE("store_release", OP_STORE, RELEASE),
+	MP_WRITE("store_seq_cst", OP_STORE, SEQ_CST),
+	MP_WRITE("fetch_add_release", OP_FETCH_ADD, RELEASE),
+	MP_WRITE("fetch_add_acq_rel_w", OP_FETCH_ADD, ACQ_REL),
+	MP_WRITE("xchg_release", OP_XCHG, RELEASE),
+	MP_WRITE("xchg_acq_rel_w", OP_XCHG, ACQ_REL),
+	MP_WRITE("cas_release", OP_CAS, RELEASE),
+	MP_WRITE("cas_acq_rel_w", OP_CAS, ACQ_REL),
+	/* the acquire side of each path */
+	MP_READ("load_acquire", OP_LOAD, ACQUIRE),
+	MP_READ("load_seq_cst", OP_LOAD, SEQ_CST),
+	MP_READ("fetch_add_acquire", OP_FETCH_ADD, ACQUIRE),
+	MP_READ("fetch_add_acq_rel_r", OP_FETCH_ADD, ACQ_REL),
+	MP_READ("xchg_acquire", OP_XCHG, ACQUIRE),
+	MP_READ("xchg_acq_rel_r", OP_XCHG, ACQ_REL),
+	MP_READ("cas_acquire", OP_CAS, ACQUIRE),
+	MP_READ("cas_acq_rel_r", OP_CAS, ACQ_REL),
+	MP_READ("cas_fail_acquire", OP_CAS_FAIL, ACQUIRE),
+	/* seq_cst */
+	SB("store", OP_STORE),
+	SB("fetch_add", OP_FETCH_ADD),
+	SB("xchg", OP_XCHG),
+	SB("cas", OP_CAS),
 };
 
 const litmus *g_litmus;

@@ -140,9 +140,7 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 #include "relacy_handshake.h"
 
 /* The checks: the wait modes, one and two wakers. */
-#define HANDSHAKE_CASES(ONE, TWO)             \
-	ONE(COUPLED_PTHREAD_FUTEX, futex)     \
-	TWO(COUPLED_PTHREAD_FUTEX, futex, 4)  \
-	ONE(COUPLED_PTHREAD_CONDVAR, condvar) \
-	TWO(COUPLED_PTHREAD_CONDVAR, condvar, 4)
+#define HANDSHAKE_CASES(ONE, BOTH)            \
+	BOTH(COUPLED_PTHREAD_FUTEX, futex, 4) \
+	BOTH(COUPLED_PTHREAD_CONDVAR, condvar, 4)
 RELACY_HANDSHAKE_PROGRAM()

@@ -31,12 +31,9 @@
 
 /* --- the instruction model ---------------------------------------------- */
 
-enum { MODEL_HARTS = 3 };
-
-struct riscv_model {
-	rl::atomic<int> msip[MODEL_HARTS];
-	bool mie_clear[MODEL_HARTS];
-	unsigned taken[MODEL_HARTS];
+/* masked: mstatus.MIE clear. */
+struct riscv_model : model_irqs {
+	rl::atomic<int> msip[MODEL_CORES];
 };
 
 static riscv_model *g_rv;
@@ -46,7 +43,7 @@ static void model_boundary()
 {
 	unsigned me = model_me();
 
-	if (!g_rv->mie_clear[me] && g_rv->msip[me].load(rl::mo_relaxed, $)) {
+	if (!g_rv->masked[me] && g_rv->msip[me].load(rl::mo_relaxed, $)) {
 		g_rv->msip[me].store(0, rl::mo_relaxed, $);
 		rl::atomic_thread_fence(rl::mo_seq_cst, $);
 		g_rv->taken[me]++;
@@ -63,33 +60,15 @@ static void model_wfi()
 		rl::yield(1, $);
 }
 
-static void model_fence()
-{
-	rl::atomic_thread_fence(rl::mo_seq_cst, $);
-	model_boundary();
-}
-
-static void model_pause()
-{
-	model_boundary();
-	rl::yield(1, $);
-}
-
+/* The saved flags: mstatus, MIE (0x8) set if interrupts were enabled. */
 static unsigned long model_irq_save()
 {
-	unsigned me = model_me();
-	unsigned long old;
-
-	model_boundary();
-	old = g_rv->mie_clear[me] ? 0ul : 0x8ul;
-	g_rv->mie_clear[me] = true;
-	return old;
+	return model_mask(g_rv->masked) ? 0ul : 0x8ul;
 }
 
 static void model_irq_restore(unsigned long flags)
 {
-	g_rv->mie_clear[model_me()] = !(flags & 0x8ul);
-	model_boundary();
+	model_unmask(g_rv->masked, !(flags & 0x8ul));
 }
 
 static void model_send(void *arg, uint32_t hart)
@@ -106,7 +85,7 @@ static void model_clear(void *arg, uint32_t hart)
 }
 
 #define COUPLED_RISCV_WFI() model_wfi()
-#define COUPLED_RISCV_PAUSE() model_pause()
+#define COUPLED_RISCV_PAUSE() model_yield()
 #define COUPLED_RISCV_FENCE_W_O() model_fence()
 #define COUPLED_RISCV_FENCE_O_R() model_fence()
 #define COUPLED_RISCV_IRQ_SAVE() model_irq_save()
@@ -129,12 +108,9 @@ struct handshake_platform : model_platform {
 
 	void before(unsigned threads)
 	{
-		RL_ASSERT(threads <= MODEL_HARTS);
-		for (unsigned i = 0; i < MODEL_HARTS; i++) {
+		model_irqs_reset(&rv, threads);
+		for (unsigned i = 0; i < MODEL_CORES; i++)
 			rv.msip[i].store(0, rl::mo_relaxed, $);
-			rv.mie_clear[i] = false;
-			rv.taken[i] = 0;
-		}
 		g_rv = &rv;
 	}
 };
@@ -152,16 +128,14 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
 	ipi.clear = model_clear;
 	RL_ASSERT(coupled_riscv_set_ipi(ag, &ipi) == 0);
 	/* The waiter (thread 0) runs its calls with MIE clear, or set. */
-	g_rv->mie_clear[0] = mode == MODE_WFI_MASKED;
+	g_rv->masked[0] = mode == MODE_WFI_MASKED;
 }
 
 #include "relacy_handshake.h"
 
 /* The checks: the wait modes, one and two wakers. */
-#define HANDSHAKE_CASES(ONE, TWO)        \
-	ONE(MODE_SPIN, spin)             \
-	ONE(MODE_WFI_IRQ, wfi_irq)       \
-	TWO(MODE_WFI_IRQ, wfi_irq, 3)    \
-	ONE(MODE_WFI_MASKED, wfi_masked) \
-	TWO(MODE_WFI_MASKED, wfi_masked, 3)
+#define HANDSHAKE_CASES(ONE, BOTH)     \
+	ONE(MODE_SPIN, spin)           \
+	BOTH(MODE_WFI_IRQ, wfi_irq, 3) \
+	BOTH(MODE_WFI_MASKED, wfi_masked, 3)
 RELACY_HANDSHAKE_PROGRAM()

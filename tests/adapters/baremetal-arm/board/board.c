@@ -77,76 +77,35 @@ static inline void dmb_ish(void)
 #define BOARD_ARCH_NAME "aarch64"
 #define PSCI_FN_CPU_ON 0xC4000003u
 
-uint32_t board_cpu_id(void)
-{
-	uint64_t v;
-	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(v));
-	return (uint32_t)v;
-}
-
-uint64_t board_counter(void)
-{
-	uint64_t v;
-	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
-	return v;
-}
-
-uint64_t board_counter_freq(void)
-{
-	uint64_t v;
-	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
-	return v;
-}
-
-void board_irq_enable(void)
-{
-	__asm__ volatile("msr daifclr, #2" ::: "memory");
-}
-void board_irq_disable(void)
-{
-	__asm__ volatile("msr daifset, #2" ::: "memory");
-}
-
-unsigned long board_irq_save(void)
-{
-	unsigned long flags;
-	__asm__ volatile("mrs %0, daif\n\tmsr daifset, #2"
-			 : "=r"(flags)::"memory");
-	return flags;
-}
+/* The registers' widths and the instructions of the common functions below. */
+typedef uint64_t cpu_id_reg;
+typedef uint64_t counter_freq_reg;
+#define ASM_CPU_ID "mrs %0, tpidr_el1"
+#define ASM_COUNTER "isb\n\tmrs %0, cntvct_el0"
+#define ASM_COUNTER_FREQ "mrs %0, cntfrq_el0"
+#define ASM_IRQ_ENABLE "msr daifclr, #2"
+#define ASM_IRQ_DISABLE "msr daifset, #2"
+#define ASM_IRQ_SAVE "mrs %0, daif\n\tmsr daifset, #2"
 
 void board_irq_restore(unsigned long flags)
 {
 	__asm__ volatile("msr daif, %0" ::"r"(flags) : "memory");
 }
 
-static long psci_call(uint32_t fn, uintptr_t a1, uintptr_t a2, uintptr_t a3)
-{
-	register uint64_t x0 __asm__("x0") = fn;
-	register uint64_t x1 __asm__("x1") = a1;
-	register uint64_t x2 __asm__("x2") = a2;
-	register uint64_t x3 __asm__("x3") = a3;
-	/* SMCCC: x4-x17 are not preserved across the call. */
+/* The PSCI and semihosting calls: registers, instructions, clobbers. */
+typedef uint64_t arch_reg;
+typedef int64_t arch_sreg;
+#define ARCH_REG(n) "x" #n
 #ifdef BOARD_PSCI_CONDUIT_SMC
-	__asm__ volatile("smc #0"
+#define ASM_PSCI_CALL "smc #0"
 #else
-	__asm__ volatile("hvc #0"
+#define ASM_PSCI_CALL "hvc #0"
 #endif
-			 : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
-			 :
-			 : "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
-			   "x12", "x13", "x14", "x15", "x16", "x17", "memory");
-	return (long)(int64_t)x0;
-}
-
-static void semihost_exit(int status)
-{
-	uint64_t block[2] = { 0x20026u /* ADP_Stopped_ApplicationExit */,
-			      (uint64_t)(int64_t)status };
-	register uint64_t x0 __asm__("x0") = 0x20; /* SYS_EXIT_EXTENDED */
-	register uint64_t x1 __asm__("x1") = (uintptr_t)block;
-	__asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
-}
+/* SMCCC: x4-x17 are not preserved across the call. */
+#define PSCI_CLOBBERS                                                          \
+	"x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", \
+		"x15", "x16", "x17", "memory"
+#define ASM_SEMIHOST "hlt #0xf000"
 
 #else /* __arm__ */
 
@@ -157,43 +116,15 @@ static void semihost_exit(int status)
 #error "build the ARMv7-A board in ARM state (-marm): semihosting uses SVC 0x123456"
 #endif
 
-uint32_t board_cpu_id(void)
-{
-	uint32_t v;
-	__asm__ volatile("mrc p15, 0, %0, c13, c0, 4" : "=r"(v)); /* TPIDRPRW */
-	return v;
-}
-
-uint64_t board_counter(void)
-{
-	uint64_t v;
-	__asm__ volatile("isb\n\tmrrc p15, 1, %Q0, %R0, c14"
-			 : "=r"(v)::"memory");
-	return v;
-}
-
-uint64_t board_counter_freq(void)
-{
-	uint32_t v;
-	__asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(v));
-	return v;
-}
-
-void board_irq_enable(void)
-{
-	__asm__ volatile("cpsie i" ::: "memory");
-}
-void board_irq_disable(void)
-{
-	__asm__ volatile("cpsid i" ::: "memory");
-}
-
-unsigned long board_irq_save(void)
-{
-	unsigned long flags;
-	__asm__ volatile("mrs %0, cpsr\n\tcpsid i" : "=r"(flags)::"memory");
-	return flags;
-}
+/* The registers' widths and the instructions of the common functions below. */
+typedef uint32_t cpu_id_reg;
+typedef uint32_t counter_freq_reg;
+#define ASM_CPU_ID "mrc p15, 0, %0, c13, c0, 4" /* TPIDRPRW */
+#define ASM_COUNTER "isb\n\tmrrc p15, 1, %Q0, %R0, c14"
+#define ASM_COUNTER_FREQ "mrc p15, 0, %0, c14, c0, 0"
+#define ASM_IRQ_ENABLE "cpsie i"
+#define ASM_IRQ_DISABLE "cpsid i"
+#define ASM_IRQ_SAVE "mrs %0, cpsr\n\tcpsid i"
 
 void board_irq_restore(unsigned long flags)
 {
@@ -201,33 +132,79 @@ void board_irq_restore(unsigned long flags)
 	__asm__ volatile("msr cpsr_c, %0" ::"r"(flags) : "memory", "cc");
 }
 
+/* The PSCI and semihosting calls: registers, instructions, clobbers. */
+typedef uint32_t arch_reg;
+typedef int32_t arch_sreg;
+#define ARCH_REG(n) "r" #n
+#ifdef BOARD_PSCI_CONDUIT_SMC
+#define ASM_PSCI_CALL ".arch_extension sec\n\tsmc #0"
+#else
+#define ASM_PSCI_CALL ".arch_extension virt\n\thvc #0"
+#endif
+#define PSCI_CLOBBERS "r12", "memory"
+#define ASM_SEMIHOST "svc #0x123456"
+
+#endif
+
 static long psci_call(uint32_t fn, uintptr_t a1, uintptr_t a2, uintptr_t a3)
 {
-	register uint32_t r0 __asm__("r0") = fn;
-	register uint32_t r1 __asm__("r1") = a1;
-	register uint32_t r2 __asm__("r2") = a2;
-	register uint32_t r3 __asm__("r3") = a3;
-#ifdef BOARD_PSCI_CONDUIT_SMC
-	__asm__ volatile(".arch_extension sec\n\tsmc #0"
-#else
-	__asm__ volatile(".arch_extension virt\n\thvc #0"
-#endif
+	register arch_reg r0 __asm__(ARCH_REG(0)) = fn;
+	register arch_reg r1 __asm__(ARCH_REG(1)) = a1;
+	register arch_reg r2 __asm__(ARCH_REG(2)) = a2;
+	register arch_reg r3 __asm__(ARCH_REG(3)) = a3;
+	__asm__ volatile(ASM_PSCI_CALL
 			 : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3)
 			 :
-			 : "r12", "memory");
-	return (long)(int32_t)r0;
+			 : PSCI_CLOBBERS);
+	return (long)(arch_sreg)r0;
 }
 
 static void semihost_exit(int status)
 {
-	uint32_t block[2] = { 0x20026u /* ADP_Stopped_ApplicationExit */,
-			      (uint32_t)status };
-	register uint32_t r0 __asm__("r0") = 0x20; /* SYS_EXIT_EXTENDED */
-	register uint32_t r1 __asm__("r1") = (uintptr_t)block;
-	__asm__ volatile("svc #0x123456" : "+r"(r0) : "r"(r1) : "memory");
+	arch_reg block[2] = { 0x20026u /* ADP_Stopped_ApplicationExit */,
+			      (arch_reg)(arch_sreg)status };
+	register arch_reg r0 __asm__(ARCH_REG(0)) =
+		0x20; /* SYS_EXIT_EXTENDED */
+	register arch_reg r1 __asm__(ARCH_REG(1)) = (uintptr_t)block;
+	__asm__ volatile(ASM_SEMIHOST : "+r"(r0) : "r"(r1) : "memory");
 }
 
-#endif
+uint32_t board_cpu_id(void)
+{
+	cpu_id_reg v;
+	__asm__ volatile(ASM_CPU_ID : "=r"(v));
+	return (uint32_t)v;
+}
+
+uint64_t board_counter(void)
+{
+	uint64_t v;
+	__asm__ volatile(ASM_COUNTER : "=r"(v)::"memory");
+	return v;
+}
+
+uint64_t board_counter_freq(void)
+{
+	counter_freq_reg v;
+	__asm__ volatile(ASM_COUNTER_FREQ : "=r"(v));
+	return v;
+}
+
+void board_irq_enable(void)
+{
+	__asm__ volatile(ASM_IRQ_ENABLE ::: "memory");
+}
+void board_irq_disable(void)
+{
+	__asm__ volatile(ASM_IRQ_DISABLE ::: "memory");
+}
+
+unsigned long board_irq_save(void)
+{
+	unsigned long flags;
+	__asm__ volatile(ASM_IRQ_SAVE : "=r"(flags)::"memory");
+	return flags;
+}
 
 /* ------------------------------------------------------------------ */
 /* UART and output                                                     */

@@ -24,14 +24,8 @@ _start:
 	and	x1, x1, #0xffff
 	cbnz	x1, 8f
 	mov	x0, #0
-	b	board_common_entry
-8:	wfe
-	b	8b
-	.size _start, . - _start
-
-	.global board_secondary_entry
-	.type board_secondary_entry, %function
-board_secondary_entry:
+	/* Core 0 on, the others parked; then the secondaries' entry. */
+#include "start_entry.inc"
 	msr	daifset, #0xf
 	/* fall through, x0 = core index */
 board_common_entry:
@@ -68,22 +62,9 @@ board_common_entry:
 	stp	xzr, xzr, [x1], #16
 	b	3b
 4:
-#ifdef BOARD_MMU
-	bl	board_mmu_build
-	bl	board_mmu_enable
-#endif
-	bl	board_primary_c
-5:	wfi
-	b	5b
-
-2:	/* Secondary core. */
-#ifdef BOARD_MMU
-	bl	board_mmu_enable
-#endif
-	mrs	x0, tpidr_el1
-	bl	board_secondary_c
-6:	wfi
-	b	6b
+	/* Into C (START_CPU_ID: the core number, as board_cpu_id()). */
+#define START_CPU_ID mrs	x0, tpidr_el1
+#include "start_cores.inc"
 	.size board_secondary_entry, . - board_secondary_entry
 
 #ifdef BOARD_MMU
@@ -175,6 +156,36 @@ board_fatal_entry:
 	b	7b
 
 /*
+ * The registers of the IRQ frame, stored (op stp) or loaded back (op ldp)
+ * in pairs: frame_pairs op, r, step, off, a, b, c, d, ... puts registers
+ * ra and rb (r: x or q) at byte off of the frame, rc and rd step bytes on,
+ * and so on; frame_pairs_down does the same pairs in the reverse order.
+ */
+	.macro	frame_pairs op, r, step, off, a, b, rest:vararg
+	\op	\r\()\a, \r\()\b, [sp, #\off]
+	.ifnb	\rest
+	frame_pairs \op, \r, \step, (\off + \step), \rest
+	.endif
+	.endm
+
+	.macro	frame_pairs_down op, r, step, off, a, b, rest:vararg
+	.ifnb	\rest
+	frame_pairs_down \op, \r, \step, (\off + \step), \rest
+	.endif
+	\op	\r\()\a, \r\()\b, [sp, #\off]
+	.endm
+
+/* x0-x18 and x29 from byte 0. */
+	.macro	gpr_caller_saved op, order=frame_pairs
+	\order \op, x, 16, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 29
+	.endm
+
+/* q0-q7 and q16-q31, the ones AAPCS64 lets a callee change, from byte 208. */
+	.macro	simd_caller_saved op
+	frame_pairs \op, q, 32, 208, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	.endm
+
+/*
  * IRQ: save the caller-saved state of the interrupted code (x0-x18, x29,
  * x30, ELR, SPSR, FPSR, FPCR, q0-q7, q16-q31; AAPCS64 makes the C handler
  * keep the rest), run board_irq_c, restore, ERET.  Frame: 208 bytes of
@@ -182,16 +193,7 @@ board_fatal_entry:
  */
 board_irq_entry:
 	sub	sp, sp, #592
-	stp	x0, x1, [sp, #0]
-	stp	x2, x3, [sp, #16]
-	stp	x4, x5, [sp, #32]
-	stp	x6, x7, [sp, #48]
-	stp	x8, x9, [sp, #64]
-	stp	x10, x11, [sp, #80]
-	stp	x12, x13, [sp, #96]
-	stp	x14, x15, [sp, #112]
-	stp	x16, x17, [sp, #128]
-	stp	x18, x29, [sp, #144]
+	gpr_caller_saved stp
 	mrs	x0, elr_el1
 	stp	x30, x0, [sp, #160]
 	mrs	x0, spsr_el1
@@ -199,33 +201,11 @@ board_irq_entry:
 	stp	x0, x1, [sp, #176]
 	mrs	x0, fpcr
 	str	x0, [sp, #192]
-	stp	q0, q1, [sp, #208]
-	stp	q2, q3, [sp, #240]
-	stp	q4, q5, [sp, #272]
-	stp	q6, q7, [sp, #304]
-	stp	q16, q17, [sp, #336]
-	stp	q18, q19, [sp, #368]
-	stp	q20, q21, [sp, #400]
-	stp	q22, q23, [sp, #432]
-	stp	q24, q25, [sp, #464]
-	stp	q26, q27, [sp, #496]
-	stp	q28, q29, [sp, #528]
-	stp	q30, q31, [sp, #560]
+	simd_caller_saved stp
 
 	bl	board_irq_c
 
-	ldp	q0, q1, [sp, #208]
-	ldp	q2, q3, [sp, #240]
-	ldp	q4, q5, [sp, #272]
-	ldp	q6, q7, [sp, #304]
-	ldp	q16, q17, [sp, #336]
-	ldp	q18, q19, [sp, #368]
-	ldp	q20, q21, [sp, #400]
-	ldp	q22, q23, [sp, #432]
-	ldp	q24, q25, [sp, #464]
-	ldp	q26, q27, [sp, #496]
-	ldp	q28, q29, [sp, #528]
-	ldp	q30, q31, [sp, #560]
+	simd_caller_saved ldp
 	ldr	x0, [sp, #192]
 	msr	fpcr, x0
 	ldp	x0, x1, [sp, #176]
@@ -233,15 +213,6 @@ board_irq_entry:
 	msr	fpsr, x1
 	ldp	x30, x0, [sp, #160]
 	msr	elr_el1, x0
-	ldp	x18, x29, [sp, #144]
-	ldp	x16, x17, [sp, #128]
-	ldp	x14, x15, [sp, #112]
-	ldp	x12, x13, [sp, #96]
-	ldp	x10, x11, [sp, #80]
-	ldp	x8, x9, [sp, #64]
-	ldp	x6, x7, [sp, #48]
-	ldp	x4, x5, [sp, #32]
-	ldp	x2, x3, [sp, #16]
-	ldp	x0, x1, [sp, #0]
+	gpr_caller_saved ldp, frame_pairs_down
 	add	sp, sp, #592
 	eret

@@ -30,14 +30,8 @@ _start:
 	cmp	r1, #0
 	bne	8f
 	mov	r0, #0
-	b	board_common_entry
-8:	wfe
-	b	8b
-	.size _start, . - _start
-
-	.global board_secondary_entry
-	.type board_secondary_entry, %function
-board_secondary_entry:
+	/* Core 0 on, the others parked; then the secondaries' entry. */
+#include "start_entry.inc"
 	cpsid	aif
 	/* fall through, r0 = core index */
 board_common_entry:
@@ -69,22 +63,9 @@ board_common_entry:
 3:	cmp	r1, r2
 	strlo	r3, [r1], #4
 	blo	3b
-#ifdef BOARD_MMU
-	bl	board_mmu_build
-	bl	board_mmu_enable
-#endif
-	bl	board_primary_c
-5:	wfi
-	b	5b
-
-2:	/* Secondary core. */
-#ifdef BOARD_MMU
-	bl	board_mmu_enable
-#endif
-	mrc	p15, 0, r0, c13, c0, 4
-	bl	board_secondary_c
-6:	wfi
-	b	6b
+	/* Into C (START_CPU_ID: the core number, as board_cpu_id()). */
+#define START_CPU_ID mrc	p15, 0, r0, c13, c0, 4
+#include "start_cores.inc"
 	.size board_secondary_entry, . - board_secondary_entry
 	.ltorg
 

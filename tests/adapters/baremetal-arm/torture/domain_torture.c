@@ -452,6 +452,19 @@ static uint32_t stats_commits(struct coupled_group *g)
 	return st.commits;
 }
 
+/* The outcomes of a level that did not commit, as the report names them. */
+static const struct {
+	const char *key;
+	int outcome;
+} outcome_keys[] = {
+	{ "refused", COUPLED_DOMAIN_REFUSED },
+	{ "cannot", COUPLED_DOMAIN_CANNOT },
+	{ "work", COUPLED_ABORT_WORK },
+	{ "caller", COUPLED_ABORT_CALLER },
+	{ "membership", COUPLED_ABORT_MEMBERSHIP },
+	{ "not_tried", COUPLED_DOMAIN_NOT_TRIED },
+};
+
 static void report(uint64_t ticks)
 {
 	uint32_t i, k, o, n, j, leaf = 0, calls = 0, out = 0;
@@ -539,18 +552,13 @@ static void report(uint64_t ticks)
 	put_kv("calls_out", out);
 	for (k = 1; k < LEVELS; k++) {
 		board_puts(k == 1 ? " cluster_outcomes=" : " system_outcomes=");
-		board_puts("refused:");
-		board_put_u64(tot[k][COUPLED_DOMAIN_REFUSED]);
-		board_puts(",cannot:");
-		board_put_u64(tot[k][COUPLED_DOMAIN_CANNOT]);
-		board_puts(",work:");
-		board_put_u64(tot[k][COUPLED_ABORT_WORK]);
-		board_puts(",caller:");
-		board_put_u64(tot[k][COUPLED_ABORT_CALLER]);
-		board_puts(",membership:");
-		board_put_u64(tot[k][COUPLED_ABORT_MEMBERSHIP]);
-		board_puts(",not_tried:");
-		board_put_u64(tot[k][COUPLED_DOMAIN_NOT_TRIED]);
+		for (j = 0; j < sizeof(outcome_keys) / sizeof(outcome_keys[0]);
+		     j++) {
+			board_puts(j ? "," : "");
+			board_puts(outcome_keys[j].key);
+			board_puts(":");
+			board_put_u64(tot[k][outcome_keys[j].outcome]);
+		}
 	}
 	put_kv("ticks", ticks);
 	put_kv("freq", freq);
@@ -598,18 +606,11 @@ void app_main(uint32_t cpu)
 			board_put_u64(cores[i].cluster);
 		}
 		put_kv("leaf_rounds", TORTURE_LEAF_ROUNDS);
-		put_kv("seed", seed);
-		board_puts("\n");
-		print_end();
-		/* release: publishes the tree, the mapping, the seed. */
-		atomic_store_explicit(&started, 1u, memory_order_release);
-		board_sev();
-	} else {
-		/* acquire: pairs with core 0's release store above. */
-		while (!atomic_load_explicit(&started, memory_order_acquire))
-			board_wfe();
+		print_start_end(seed);
 	}
-	c->rng = (seed ^ 0x9e3779b97f4a7c15ull) * (2u * cpu + 1u) | 1u;
+	/* Core 0 publishes the tree, the mapping and the seed. */
+	torture_start(&started, cpu == 0, board_sev, board_wfe);
+	c->rng = torture_rng_seed(seed, cpu);
 	t0 = board_counter();
 	c->seen_at = t0;
 	run(c);

@@ -128,6 +128,17 @@ static int torture_setup_wake(struct coupled_group *g, uint32_t n)
 #endif
 #include "../../baremetal-common/torture_common.h"
 
+/* APP_SEV() and APP_WFE() as functions, for torture_start(). */
+static void app_sev(void)
+{
+	APP_SEV();
+}
+
+static void app_wfe(void)
+{
+	APP_WFE();
+}
+
 struct core {
 	uint32_t id;
 	uint64_t rng;
@@ -457,18 +468,11 @@ void app_main(uint32_t cpu)
 		board_puts(" rounds=");
 		board_put_u64(TORTURE_ROUNDS);
 		board_puts(" protocol=" COUPLED_PROTOCOL_NAME);
-		put_kv("seed", seed);
-		board_puts("\n");
-		print_end();
-		/* release: publishes the group, ncpus, seed; pairs below. */
-		atomic_store_explicit(&started, 1u, memory_order_release);
-		APP_SEV();
-	} else {
-		/* acquire: pairs with core 0's release store above. */
-		while (!atomic_load_explicit(&started, memory_order_acquire))
-			APP_WFE();
+		print_start_end(seed);
 	}
-	c->rng = (seed ^ 0x9e3779b97f4a7c15ull) * (2u * cpu + 1u) | 1u;
+	/* Core 0 publishes the group, ncpus and seed. */
+	torture_start(&started, cpu == 0, app_sev, app_wfe);
+	c->rng = torture_rng_seed(seed, cpu);
 	if (TORTURE_SGI)
 		board_irq_enable(); /* the BSP's handler acknowledges the SGIs */
 

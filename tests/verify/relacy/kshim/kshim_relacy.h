@@ -92,32 +92,27 @@ static inline bool kshim_full_try_cmpxchg(atomic_t *v, int *old, int i,
 	return ok;
 }
 
+/* An atomic_t read-modify-write @op with the one order @mo (the suffix). */
+#define KSHIM_RMW(v, op, i, mo) ((v)->counter.op((i), rl::mo_##mo, $))
+
 #define atomic_fetch_add(i, v) kshim_full_fetch_add((v), (i), $)
-#define atomic_fetch_add_relaxed(i, v) \
-	((v)->counter.fetch_add((i), rl::mo_relaxed, $))
-#define atomic_fetch_add_acquire(i, v) \
-	((v)->counter.fetch_add((i), rl::mo_acquire, $))
-#define atomic_fetch_add_release(i, v) \
-	((v)->counter.fetch_add((i), rl::mo_release, $))
+#define atomic_fetch_add_relaxed(i, v) KSHIM_RMW(v, fetch_add, i, relaxed)
+#define atomic_fetch_add_acquire(i, v) KSHIM_RMW(v, fetch_add, i, acquire)
+#define atomic_fetch_add_release(i, v) KSHIM_RMW(v, fetch_add, i, release)
 
 #define atomic_xchg(v, i) kshim_full_xchg((v), (i), $)
-#define atomic_xchg_relaxed(v, i) \
-	((v)->counter.exchange((i), rl::mo_relaxed, $))
-#define atomic_xchg_acquire(v, i) \
-	((v)->counter.exchange((i), rl::mo_acquire, $))
-#define atomic_xchg_release(v, i) \
-	((v)->counter.exchange((i), rl::mo_release, $))
+#define atomic_xchg_relaxed(v, i) KSHIM_RMW(v, exchange, i, relaxed)
+#define atomic_xchg_acquire(v, i) KSHIM_RMW(v, exchange, i, acquire)
+#define atomic_xchg_release(v, i) KSHIM_RMW(v, exchange, i, release)
 
 #define atomic_try_cmpxchg(v, o, i) kshim_full_try_cmpxchg((v), (o), (i), $)
-#define atomic_try_cmpxchg_relaxed(v, o, i)                                 \
-	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_relaxed, $, \
+/* A try_cmpxchg with the one order @mo on success; a failure is relaxed. */
+#define KSHIM_TRY_CMPXCHG(v, o, i, mo)                                   \
+	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_##mo, $, \
 					      rl::mo_relaxed, $))
-#define atomic_try_cmpxchg_acquire(v, o, i)                                 \
-	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_acquire, $, \
-					      rl::mo_relaxed, $))
-#define atomic_try_cmpxchg_release(v, o, i)                                 \
-	((v)->counter.compare_exchange_strong(*(o), (i), rl::mo_release, $, \
-					      rl::mo_relaxed, $))
+#define atomic_try_cmpxchg_relaxed(v, o, i) KSHIM_TRY_CMPXCHG(v, o, i, relaxed)
+#define atomic_try_cmpxchg_acquire(v, o, i) KSHIM_TRY_CMPXCHG(v, o, i, acquire)
+#define atomic_try_cmpxchg_release(v, o, i) KSHIM_TRY_CMPXCHG(v, o, i, release)
 
 /* --- CPUs and cross-CPU calls ------------------------------------------- */
 
