@@ -91,22 +91,29 @@ static inline void coupled__domain_gate_open(struct coupled_domain *leaf)
 }
 
 /**
- * coupled__domain_change_path() - checks common to join and leave
+ * coupled__domain_change_begin() - checks common to join and leave, then
+ * the gate closed
  * @leaf: the core's leaf node
  * @core: its id in the leaf's group
  * @node: filled with the nodes, leaf first
  * @id: filled with the core's id in each node's group
  * @levels: set to the number of levels
+ * @joining: true for coupled_domain_join() (@core must not be a member of
+ *           the leaf), false for coupled_domain_leave() (it must be one)
  *
  * Context: a changer.
- * Return: 0; COUPLED_EINVAL, COUPLED_ERANGE as coupled__domain_checked_path();
- * COUPLED_EPERM if the caller is inside a call of a group on the path
- * (closing the gate would wait for itself).
+ * Return: 0 with the leaf's gate closed (coupled__domain_gate_close()): the
+ * caller changes the levels and opens it; COUPLED_EINVAL, COUPLED_ERANGE as
+ * coupled__domain_checked_path(); COUPLED_EPERM if the caller is inside a
+ * call of a group on the path (closing the gate would wait for itself);
+ * COUPLED_EEXIST or COUPLED_ENOENT for a refused request, which closes
+ * nothing (coupled_join() or coupled_leave() check again under the gate).
  */
-static inline int coupled__domain_change_path(struct coupled_domain *leaf,
-					      uint32_t core,
-					      struct coupled_domain **node,
-					      uint32_t *id, uint32_t *levels)
+static inline int coupled__domain_change_begin(struct coupled_domain *leaf,
+					       uint32_t core,
+					       struct coupled_domain **node,
+					       uint32_t *id, uint32_t *levels,
+					       bool joining)
 {
 	uint32_t k;
 	int ret;
@@ -117,6 +124,11 @@ static inline int coupled__domain_change_path(struct coupled_domain *leaf,
 	for (k = 0; k < *levels; k++)
 		if (coupled__caller_inside(node[k]->group))
 			return COUPLED_EPERM;
+	if (coupled_is_member(leaf->group, core) == joining)
+		return joining ? COUPLED_EEXIST : COUPLED_ENOENT;
+	coupled__domain_gate_close(leaf, node, *levels);
+	COUPLED_HOOK(leaf->group, leaf->group->capacity,
+		     COUPLED_HOOK_DOMAIN_CHANGE);
 	return 0;
 }
 
@@ -127,15 +139,9 @@ static inline int coupled_domain_join(struct coupled_domain *leaf,
 	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], levels, k;
 	int ret;
 
-	ret = coupled__domain_change_path(leaf, core, node, id, &levels);
+	ret = coupled__domain_change_begin(leaf, core, node, id, &levels, true);
 	if (ret)
 		return ret;
-	/* A refused request closes nothing (re-checked by coupled_join()). */
-	if (coupled_is_member(leaf->group, core))
-		return COUPLED_EEXIST;
-	coupled__domain_gate_close(leaf, node, levels);
-	COUPLED_HOOK(leaf->group, leaf->group->capacity,
-		     COUPLED_HOOK_DOMAIN_CHANGE);
 	for (k = 0; k < levels; k++) {
 		ret = coupled_join(node[k]->group, id[k]);
 		if (ret) {
@@ -155,15 +161,10 @@ static inline int coupled_domain_leave(struct coupled_domain *leaf,
 	uint32_t id[COUPLED_DOMAIN_MAX_LEVELS], levels, k;
 	int ret;
 
-	ret = coupled__domain_change_path(leaf, core, node, id, &levels);
+	ret = coupled__domain_change_begin(leaf, core, node, id, &levels,
+					   false);
 	if (ret)
 		return ret;
-	/* A refused request closes nothing (re-checked by coupled_leave()). */
-	if (!coupled_is_member(leaf->group, core))
-		return COUPLED_ENOENT;
-	coupled__domain_gate_close(leaf, node, levels);
-	COUPLED_HOOK(leaf->group, leaf->group->capacity,
-		     COUPLED_HOOK_DOMAIN_CHANGE);
 	for (k = levels; k--;) {
 		ret = coupled_leave(node[k]->group, id[k]);
 		if (ret) {

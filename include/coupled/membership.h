@@ -104,9 +104,21 @@ static inline void coupled__roster_remove(struct coupled_group *g, uint32_t id)
 	coupled_store(&g->members, n - 1u, COUPLED_RELEASE);
 }
 
-static inline int coupled_join(struct coupled_group *g, uint32_t id)
+/**
+ * coupled__membership_start() - refuse a bad request, else begin the change
+ * @g: the group
+ * @id: the participant
+ * @joining: true for coupled_join() (@id must not be a member), false for
+ *           coupled_leave() (it must be one)
+ *
+ * Return: 0 with the change begun (coupled__membership_begin()): the caller
+ * changes @id and calls coupled__membership_end(); else the call's error,
+ * with nothing held.
+ */
+static inline int coupled__membership_start(struct coupled_group *g,
+					    uint32_t id, bool joining)
 {
-	int ret = 0;
+	int refused = joining ? COUPLED_EEXIST : COUPLED_ENOENT;
 
 	if (!g)
 		return COUPLED_EINVAL;
@@ -119,64 +131,61 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 	 * before taking prevent; this is a hint, the check under prevent
 	 * below (ordered by the prevent CAS) settles races.
 	 */
-	if (coupled_load(&g->slots[id].member, COUPLED_RELAXED))
-		return COUPLED_EEXIST;
+	if ((coupled_load(&g->slots[id].member, COUPLED_RELAXED) != 0u) ==
+	    joining)
+		return refused;
 	coupled__membership_begin(g);
 	/* relaxed: we hold prevent; only holders write the flags. */
-	if (coupled_load(&g->slots[id].member, COUPLED_RELAXED)) {
-		ret = COUPLED_EEXIST;
-	} else {
-		/*
-		 * release, both stores: the protocol reads them after the
-		 * release of prevent in _end(), but coupled_is_member() and
-		 * coupled_group_members() read them directly; their acquire
-		 * pairs with these, so a caller who sees the new member also
-		 * sees what the joiner did before coupled_join().
-		 */
-		coupled_store(&g->slots[id].member, 1u, COUPLED_RELEASE);
-		coupled__roster_add(g, id);
-		coupled__membership_joined(g, id);
-	}
+	if ((coupled_load(&g->slots[id].member, COUPLED_RELAXED) != 0u) !=
+	    joining)
+		return 0;
 	coupled__membership_end(g);
-	return ret;
+	return refused;
+}
+
+static inline int coupled_join(struct coupled_group *g, uint32_t id)
+{
+	int ret = coupled__membership_start(g, id, true);
+
+	if (ret)
+		return ret;
+	/*
+	 * release, both stores: the protocol reads them after the release of
+	 * prevent in _end(), but coupled_is_member() and
+	 * coupled_group_members() read them directly; their acquire pairs
+	 * with these, so a caller who sees the new member also sees what the
+	 * joiner did before coupled_join().
+	 */
+	coupled_store(&g->slots[id].member, 1u, COUPLED_RELEASE);
+	coupled__roster_add(g, id);
+	coupled__membership_joined(g, id);
+	coupled__membership_end(g);
+	return 0;
 }
 
 static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 {
-	int ret = 0;
+	int ret = coupled__membership_start(g, id, false);
 
-	if (!g)
-		return COUPLED_EINVAL;
-	if (id >= g->capacity)
-		return COUPLED_ERANGE;
-	if (coupled__caller_inside(g))
-		return COUPLED_EPERM;
-	/* relaxed: a hint, as in coupled_join(); refuse before poking. */
-	if (!coupled_load(&g->slots[id].member, COUPLED_RELAXED))
-		return COUPLED_ENOENT;
-	coupled__membership_begin(g);
-	/* relaxed: we hold prevent; only holders write the flags. */
-	if (!coupled_load(&g->slots[id].member, COUPLED_RELAXED)) {
-		ret = COUPLED_ENOENT;
-	} else {
-		/*
-		 * seq_cst: the Dekker pair with coupled_enter_opts()'s store
-		 * of inside and load of member (see there).
-		 */
-		coupled_store(&g->slots[id].member, 0u, COUPLED_SEQ_CST);
-		coupled__roster_remove(g, id);
-		/*
-		 * seq_cst: the other half of that pair; also an acquire of
-		 * the call's final release store of inside.  A call still
-		 * inside sees prevent or stop (held) and returns soon.
-		 */
-		while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST)) {
-			COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_LEAVE_DRAIN);
-			coupled_adapter_relax(&g->adapter);
-		}
+	if (ret)
+		return ret;
+	/*
+	 * seq_cst: the Dekker pair with coupled_enter_opts()'s store of
+	 * inside and load of member (see there).
+	 */
+	coupled_store(&g->slots[id].member, 0u, COUPLED_SEQ_CST);
+	coupled__roster_remove(g, id);
+	/*
+	 * seq_cst: the other half of that pair; also an acquire of the
+	 * call's final release store of inside.  A call still inside sees
+	 * prevent or stop (held) and returns soon.
+	 */
+	while (coupled_load(&g->slots[id].inside, COUPLED_SEQ_CST)) {
+		COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_LEAVE_DRAIN);
+		coupled_adapter_relax(&g->adapter);
 	}
 	coupled__membership_end(g);
-	return ret;
+	return 0;
 }
 
 #endif /* COUPLED_MEMBERSHIP_H */

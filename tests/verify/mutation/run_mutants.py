@@ -661,8 +661,8 @@ LOGIC_MUTANTS = [
     ("riscv_wake_no_msip",
      "bare-metal RISC-V wake: no MSIP is sent",
      RISCV_H,
-     "\tCOUPLED_RISCV_FENCE_W_O();\n\tif (ag->ipi.send)",
-     "\tCOUPLED_RISCV_FENCE_W_O();\n\treturn;\n\tif (ag->ipi.send)"),
+     "\tCOUPLED_RISCV_FENCE_W_O();\n\tcoupled__riscv_msip(",
+     "\tCOUPLED_RISCV_FENCE_W_O();\n\treturn;\n\tcoupled__riscv_msip("),
     ("riscv_wfi_no_mie_clear",
      "bare-metal RISC-V WFI wait: the check and WFI with mstatus.MIE as"
      " the caller had it",
@@ -673,8 +673,8 @@ LOGIC_MUTANTS = [
      "bare-metal RISC-V WFI wait (MIE clear): the own MSIP cleared without"
      " FENCE o,r before the next read of the counter",
      RISCV_H,
-     "\t\t\t\t\t   0u);\n\tCOUPLED_RISCV_FENCE_O_R();",
-     "\t\t\t\t\t   0u);"),
+     "\tcoupled__riscv_msip(ag, as->hart, 0u);\n\tCOUPLED_RISCV_FENCE_O_R();",
+     "\tcoupled__riscv_msip(ag, as->hart, 0u);"),
     ("linux_wake_ignores_busy",
      "kernel wake: sends the call even when one is in flight",
      LINUX_H,

@@ -443,6 +443,31 @@ coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
 }
 
 /**
+ * coupled__riscv_msip() - set or clear a hart's wake interrupt
+ * @ag: the group's adapter state
+ * @hart: the hart whose wake interrupt changes
+ * @pending: 1 to send it (the @send hook), 0 to clear it (the @clear hook)
+ *
+ * Through the hook of struct coupled_riscv_ipi when the firmware gave one,
+ * else a store of @pending to the CLINT's MSIP word of @hart.
+ *
+ * Context: the WFI strategy's wake (1) and wait (0, the own hart).
+ */
+static inline void coupled__riscv_msip(struct coupled_adapter_group *ag,
+				       uint32_t hart, uint32_t pending)
+{
+	void (*hook)(void *, uint32_t) = pending ? ag->ipi.send : ag->ipi.clear;
+
+	if (hook)
+		hook(ag->ipi.arg, hart);
+	else
+		COUPLED_RISCV_MMIO_WRITE32(ag->ipi.clint_base +
+						   COUPLED__RISCV_CLINT_MSIP +
+						   4u * hart,
+					   pending);
+}
+
+/**
  * coupled__riscv_clear_own() - clear the calling hart's wake interrupt
  * @ag: the group's adapter state
  * @as: the calling participant's adapter state
@@ -461,13 +486,7 @@ coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
 static inline void coupled__riscv_clear_own(struct coupled_adapter_group *ag,
 					    struct coupled_adapter_slot *as)
 {
-	if (ag->ipi.clear)
-		ag->ipi.clear(ag->ipi.arg, as->hart);
-	else
-		COUPLED_RISCV_MMIO_WRITE32(ag->ipi.clint_base +
-						   COUPLED__RISCV_CLINT_MSIP +
-						   4u * as->hart,
-					   0u);
+	coupled__riscv_msip(ag, as->hart, 0u);
 	COUPLED_RISCV_FENCE_O_R();
 }
 
@@ -545,13 +564,7 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	 * caller's poke) before the MSIP store to the CLINT.
 	 */
 	COUPLED_RISCV_FENCE_W_O();
-	if (ag->ipi.send)
-		ag->ipi.send(ag->ipi.arg, target->hart);
-	else
-		COUPLED_RISCV_MMIO_WRITE32(ag->ipi.clint_base +
-						   COUPLED__RISCV_CLINT_MSIP +
-						   4u * target->hart,
-					   1u);
+	coupled__riscv_msip(ag, target->hart, 1u);
 }
 
 /**
