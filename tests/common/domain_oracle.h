@@ -236,8 +236,8 @@ static const char *const domain_oracle__disagree[DOMAIN_ORACLE_VALUES] = {
 	"cores of one round saw different generations",
 	"cores of one round saw different parameters",
 	"", /* the requests differ by design */
-	"split: cores of one round learned different outcomes above it "
-	"(depths)",
+	("split: cores of one round learned different outcomes above it "
+	 "(depths)"),
 	"split: cores of one round committed different rounds above it",
 };
 
