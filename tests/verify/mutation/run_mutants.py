@@ -1241,31 +1241,22 @@ class Checks:
         if base == "arm_model":
             return self.arm_model(copy, work)
         tag = variant
-        if base == "unit":
-            exe = os.path.join(work, "unit-" + tag)
-            ok, why = self.build_c(copy, exe, "tests/core/unit/test_unit.c",
-                                   variant)
+        # The C programs that run once: source, extra flags, arguments and
+        # time limit.
+        one_shot = {
+            "unit": ("tests/core/unit/test_unit.c", [], [], 60),
+            "scenarios": ("tests/core/scenario/test_scenario.c",
+                          ["-DSTEPCTL_LIMIT_S=5"], ["all", "futex"], 600),
+            "focused": ("tests/verify/mutation/focused_scenarios.c",
+                        ["-DSTEPCTL_LIMIT_S=5"], ["all", "futex"], 300),
+        }
+        if base in one_shot:
+            src, flags, argv, limit = one_shot[base]
+            exe = os.path.join(work, base + "-" + tag)
+            ok, why = self.build_c(copy, exe, src, variant, flags)
             if not ok:
                 return "fail", "build: " + why
-            ok, why = run([exe], 60)
-            return verdict(ok, why)
-        if base == "scenarios":
-            exe = os.path.join(work, "scenario-" + tag)
-            ok, why = self.build_c(copy, exe,
-                                   "tests/core/scenario/test_scenario.c",
-                                   variant, ["-DSTEPCTL_LIMIT_S=5"])
-            if not ok:
-                return "fail", "build: " + why
-            ok, why = run([exe, "all", "futex"], 600)
-            return verdict(ok, why)
-        if base == "focused":
-            exe = os.path.join(work, "focused-" + tag)
-            ok, why = self.build_c(copy, exe,
-                                   "tests/verify/mutation/focused_scenarios.c",
-                                   variant, ["-DSTEPCTL_LIMIT_S=5"])
-            if not ok:
-                return "fail", "build: " + why
-            ok, why = run([exe, "all", "futex"], 300)
+            ok, why = run([exe] + argv, limit)
             return verdict(ok, why)
         if base == "stress":
             exe = os.path.join(work, "stress-" + tag)
