@@ -72,32 +72,52 @@ static atomic_ulong release_round;
 static int withdraw_first = 1;
 
 /*
- * Run @fn on each of the @n workers at @workers (@size bytes each), one
- * thread each, and wait for them.
+ * One participant's thread, in either measurement: its id, the member
+ * count, whether it calls the seed baseline, and its counts (the
+ * withdrawal scenario's: withdraw_rmws and withdrawals).
+ */
+struct worker {
+	uint32_t id, n;
+	int seed_mode;
+	unsigned long rmws, backouts, failed, stopped;
+	unsigned long withdraw_rmws, withdrawals;
+};
+
+/*
+ * Run @fn on @n workers (ids 0..@n-1), one thread each, wait for them, and
+ * add up their counts in @sum.
  * Return: 0, or 1 if a thread could not be started.
  */
-static int run_workers(void *(*fn)(void *), void *workers, size_t size,
-		       uint32_t n)
+static int run_workers(void *(*fn)(void *), uint32_t n, int seed_mode,
+		       struct worker *sum)
 {
+	struct worker w[MAXT];
 	pthread_t threads[MAXT];
 	uint32_t i;
 
+	memset(w, 0, sizeof(w));
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < n; i++) {
+		w[i].id = i;
+		w[i].n = n;
+		w[i].seed_mode = seed_mode;
+	}
 	for (i = 0; i < n; i++)
-		if (pthread_create(&threads[i], NULL, fn,
-				   (char *)workers + i * size)) {
+		if (pthread_create(&threads[i], NULL, fn, &w[i])) {
 			fprintf(stderr, "pthread_create failed\n");
 			return 1;
 		}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		pthread_join(threads[i], NULL);
+		sum->rmws += w[i].rmws;
+		sum->backouts += w[i].backouts;
+		sum->failed += w[i].failed;
+		sum->stopped += w[i].stopped;
+		sum->withdraw_rmws += w[i].withdraw_rmws;
+		sum->withdrawals += w[i].withdrawals;
+	}
 	return 0;
 }
-
-struct worker {
-	uint32_t id;
-	int seed_mode;
-	unsigned long rmws, backouts, failed, stopped;
-};
 
 static void empty_action(const struct coupled_round *r, void *ctx)
 {
@@ -140,14 +160,12 @@ static void *worker_main(void *arg)
  */
 static int measure(int mode, uint32_t n, int first)
 {
-	struct worker w[MAXT];
+	struct worker sum;
 	struct coupled_stats st;
-	unsigned long rmws = 0, backouts = 0, failed = 0, stopped = 0;
+	unsigned long failed;
 	double committed;
-	uint32_t i;
 	const char *impl;
 
-	memset(w, 0, sizeof(w));
 	memset(&st, 0, sizeof(st));
 	/*
 	 * Pure spinning needs a free CPU per participant; on a loaded or
@@ -170,22 +188,11 @@ static int measure(int mode, uint32_t n, int first)
 					     mode);
 		impl = coupled_pthread_strategy_name(mode);
 	}
-	for (i = 0; i < n; i++) {
-		w[i].id = i;
-		w[i].seed_mode = mode < 0;
-	}
-	if (run_workers(worker_main, w, sizeof(w[0]), n))
+	if (run_workers(worker_main, n, mode < 0, &sum))
 		return 1;
-	for (i = 0; i < n; i++) {
-		rmws += w[i].rmws;
-		backouts += w[i].backouts;
-		failed += w[i].failed;
-		stopped += w[i].stopped;
-	}
 	/* Calls that returned SEED_STOPPED never committed. */
-	committed = (double)cur_rounds * n - (double)stopped;
-	if (mode == -1 && stopped)
-		failed = stopped;
+	committed = (double)cur_rounds * n - (double)sum.stopped;
+	failed = mode == -1 && sum.stopped ? sum.stopped : sum.failed;
 	if (mode >= 0)
 		coupled_stats_read(&group, &st);
 	if (failed) {
@@ -198,20 +205,16 @@ static int measure(int mode, uint32_t n, int first)
 	       "\"backouts\": %lu, \"missed_calls\": %lu}",
 	       first ? "" : ",\n", mode < 0 ? "" : "coupled/", impl,
 	       (unsigned)n, cur_rounds,
-	       committed > 0 ? (double)rmws / committed : 0.0,
-	       (unsigned)st.retries, (unsigned)st.restarts, backouts, stopped);
+	       committed > 0 ? (double)sum.rmws / committed : 0.0,
+	       (unsigned)st.retries, (unsigned)st.restarts, sum.backouts,
+	       sum.stopped);
 	fflush(stdout);
 	return 0;
 }
 
-struct wworker {
-	uint32_t id, n;
-	unsigned long rmws, withdraw_rmws, withdrawals, failed;
-};
-
 static void *wworker_main(void *arg)
 {
-	struct wworker *w = (struct wworker *)arg;
+	struct worker *w = (struct worker *)arg;
 	struct coupled_abort_opts opts;
 	unsigned long i, a, before;
 	int r;
@@ -251,33 +254,20 @@ static void *wworker_main(void *arg)
 /* The withdrawal scenario for one strategy, member count and abort count. */
 static int measure_withdraw(int strategy, uint32_t n, unsigned long aborts)
 {
-	struct wworker w[MAXT];
-	unsigned long rmws = 0, wrmws = 0, withdrawals = 0, failed = 0;
-	uint32_t i;
+	struct worker sum;
 
-	memset(w, 0, sizeof(w));
 	withdraw_aborts = aborts;
 	atomic_store(&release_round, 0ul);
 	coupled_group_init(&group, slots, n, n, NULL);
 	coupled_pthread_set_strategy(coupled_group_adapter(&group), strategy);
-	for (i = 0; i < n; i++) {
-		w[i].id = i;
-		w[i].n = n;
-	}
-	if (run_workers(wworker_main, w, sizeof(w[0]), n))
+	if (run_workers(wworker_main, n, 0, &sum))
 		return 1;
-	for (i = 0; i < n; i++) {
-		rmws += w[i].rmws;
-		wrmws += w[i].withdraw_rmws;
-		withdrawals += w[i].withdrawals;
-		failed += w[i].failed;
-	}
-	if (failed) {
+	if (sum.failed) {
 		fprintf(stderr,
 			"withdraw %s/%u/%lu: %lu calls ended otherwise than "
 			"expected\n",
 			coupled_pthread_strategy_name(strategy), (unsigned)n,
-			aborts, failed);
+			aborts, sum.failed);
 		return 1;
 	}
 	printf("%s    {\"strategy\": \"%s\", \"members\": %u, "
@@ -286,9 +276,11 @@ static int measure_withdraw(int strategy, uint32_t n, unsigned long aborts)
 	       "\"group_rmw_per_round\": %.4f}",
 	       withdraw_first ? "" : ",\n",
 	       coupled_pthread_strategy_name(strategy), (unsigned)n, aborts,
-	       withdraw_rounds, withdrawals,
-	       withdrawals ? (double)wrmws / (double)withdrawals : 0.0,
-	       (double)rmws / (double)withdraw_rounds);
+	       withdraw_rounds, sum.withdrawals,
+	       sum.withdrawals
+		       ? (double)sum.withdraw_rmws / (double)sum.withdrawals
+		       : 0.0,
+	       (double)sum.rmws / (double)withdraw_rounds);
 	fflush(stdout);
 	withdraw_first = 0;
 	return 0;

@@ -60,22 +60,15 @@
  * the checks expect min; must FAIL).
  */
 #include <linux/bitops.h>
-#include <linux/completion.h>
-#include <linux/cpu.h>
-#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
-#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/percpu.h>
-#include <linux/prandom.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/smpboot.h>
 #include <linux/vmalloc.h>
 
 #define TEST_NAME "coupled_domain_test"
+#define TEST_PERCPU_RUN
 #include "test_module.h"
 
 #define COUPLED_STATS 1
@@ -85,7 +78,6 @@
 #define MAX_LEVELS 3u /* cpu, cluster, system */
 #define RING 4u       /* round records per node, indexed by generation */
 #define REQUESTS 8u   /* requests are 0..REQUESTS-1 */
-#define BATCH 64u     /* calls per run of a CPU's thread */
 
 #define DOMAIN_TREE_MAX_CORES MAX_CPUS
 #define DOMAIN_TREE_MAX_NODES (1u + 2u * MAX_CPUS)
@@ -93,26 +85,18 @@
 #include "domain_oracle.h"
 #include "domain_tree.h"
 
-TEST_PARAM(unsigned long, ulong, rounds, 2000,
-	   "system rounds to commit (default 2000)");
-TEST_PARAM(unsigned int, uint, levels, 3,
-	   "3: cpu, cluster, system; 2: cluster, system");
-TEST_PARAM(unsigned int, uint, clusters, 2,
-	   "clusters of consecutive CPUs (divides the CPUs)");
-TEST_PARAM(unsigned int, uint, abort_pct, 3,
-	   "percent of calls with a caller abort, per level");
-TEST_PARAM(unsigned int, uint, refuse_pct, 5,
-	   "percent of calls refusing a level above 0");
-TEST_PARAM(unsigned int, uint, deadline_pct, 1,
-	   "percent of calls with a deadline, per level");
-TEST_PARAM(unsigned int, uint, hotplug, 0,
-	   "CPU offline/online cycles during the rounds (default 0: none)");
+TEST_PARAM_ULONG(rounds, 2000, "system rounds to commit (default 2000)");
+TEST_PARAM_UINT(levels, 3, "3: cpu, cluster, system; 2: cluster, system");
+TEST_PARAM_UINT(clusters, 2, "clusters of consecutive CPUs (divides the CPUs)");
+TEST_PARAM_UINT(abort_pct, 3,
+		"percent of calls with a caller abort, per level");
+TEST_PARAM_UINT(refuse_pct, 5, "percent of calls refusing a level above 0");
+TEST_PARAM_UINT(deadline_pct, 1, "percent of calls with a deadline, per level");
+TEST_PARAM_UINT(hotplug, 0,
+		"CPU offline/online cycles during the rounds (default 0: "
+		"none)");
 TEST_PARAM_TIMEOUT(120);
-/* U32_MAX - 500 */
-TEST_PARAM(unsigned int, uint, start_gen, 4294966795u,
-	   "every group's first generation (default: 500 before the wrap)");
-TEST_PARAM(bool, bool, wrong_reduce, false,
-	   "test of the test: the system reduces with max (must FAIL)");
+TEST_PARAMS_WRAP(500, "the system reduces with max");
 
 /* What a call learned about one level, counted per CPU and level. */
 enum outcome {
@@ -126,16 +110,6 @@ enum outcome {
 	OUT_NOT_TRIED,
 	OUT_OTHER,
 	OUTCOMES
-};
-
-/**
- * struct abort_src - one level's caller abort of the current call
- * @armed: fires in this call
- * @polls: polls left before it fires
- */
-struct abort_src {
-	bool armed;
-	unsigned int polls;
 };
 
 /**
@@ -162,7 +136,7 @@ struct worker {
 	unsigned int cpu;
 	unsigned int leaf_id;
 	int32_t req[MAX_LEVELS];
-	struct abort_src ab[MAX_LEVELS];
+	struct test_abort ab[MAX_LEVELS];
 	struct coupled_abort_opts opts[MAX_LEVELS];
 	struct domain_oracle_call call;
 	u32 last_gen[MAX_LEVELS];
@@ -175,15 +149,9 @@ static struct domain_oracle_level (*recs)[RING]; /* per node */
 static atomic_long_t *node_rounds;               /* per node */
 static struct worker *workers;
 static unsigned int nr_cpus, nr_levels;
-static unsigned long level_rounds[MAX_LEVELS]; /* report()'s sums */
-static unsigned long hotplug_cycles, hotplug_refused;
+static unsigned long level_rounds[MAX_LEVELS];       /* report()'s sums */
 static atomic_long_t progress = ATOMIC_LONG_INIT(0); /* rounds, all nodes */
-static atomic_t done = ATOMIC_INIT(0);
-static atomic_t started = ATOMIC_INIT(0);
 static atomic_t hotplug_over = ATOMIC_INIT(0);
-static DECLARE_COMPLETION(finished);
-static DEFINE_PER_CPU(struct task_struct *, domain_task);
-static int hp_state = -1;
 
 static const char *const level_names[2][MAX_LEVELS] = {
 	{ "cluster", "system", "" },
@@ -199,17 +167,6 @@ static const char *const level_names[2][MAX_LEVELS] = {
 static const char *level_name(unsigned int k)
 {
 	return level_names[nr_levels == 3][k];
-}
-
-/**
- * finish() - stop the run once, and wake the module's init
- *
- * Context: any.
- */
-static void finish(void)
-{
-	if (!atomic_xchg(&done, 1))
-		complete(&finished);
 }
 
 /**
@@ -337,30 +294,6 @@ static void domain_action(const struct coupled_domain_round *r, void *ctx)
 }
 
 /**
- * domain_should_abort() - a level's caller abort armed for this call
- * @arg: the level's struct abort_src
- * @self: the caller's id (unused)
- *
- * Return: true once the armed number of polls ran out, or when the run ends.
- */
-static bool domain_should_abort(void *arg, uint32_t self)
-{
-	struct abort_src *a = arg;
-
-	(void)self;
-	/* Relaxed: a stop hint; a late look only polls once more. */
-	if (atomic_read(&done))
-		return true;
-	if (!a->armed)
-		return false;
-	if (a->polls) {
-		a->polls--;
-		return false;
-	}
-	return true;
-}
-
-/**
  * domain_safe_state() - the safe state: halt until the next interrupt
  * @arg: unused
  *
@@ -390,8 +323,7 @@ static int domain_call(struct worker *w)
 
 	for (k = 0; k < nr_levels; k++) {
 		w->req[k] = (int32_t)(prandom_u32_state(&w->rng) % REQUESTS);
-		w->ab[k].armed = prandom_u32_state(&w->rng) % 100 < abort_pct;
-		w->ab[k].polls = prandom_u32_state(&w->rng) % 64;
+		test_abort_arm(&w->ab[k], &w->rng, abort_pct);
 		w->opts[k].deadline = 0;
 		if (prandom_u32_state(&w->rng) % 100 < deadline_pct)
 			w->opts[k].deadline =
@@ -426,119 +358,44 @@ static int domain_call(struct worker *w)
 }
 
 /**
- * domain_is_member() - is a CPU a member of its leaf?
+ * test_is_member() - is a CPU a member of its leaf?
  * @cpu: the CPU
  *
  * Return: true if it is (a snapshot).
  */
-static bool domain_is_member(unsigned int cpu)
+static bool test_is_member(unsigned int cpu)
 {
 	return cpu < nr_cpus &&
 	       coupled_is_member(tree->leaf[cpu]->group, tree->id[cpu]);
 }
 
 /**
- * domain_should_run() - smpboot: does this CPU's thread have work?
+ * test_call() - one domain call of a CPU
  * @cpu: the CPU
  *
- * Context: preemption disabled (smpboot).
- * Return: nonzero while the run goes on and @cpu is a member.
+ * Return: false if the CPU is not a member.
  */
-static int domain_should_run(unsigned int cpu)
+static bool test_call(unsigned int cpu)
 {
-	return atomic_read(&started) && !atomic_read(&done) &&
-	       domain_is_member(cpu);
+	return domain_call(&workers[cpu]) != COUPLED_ENOENT;
 }
 
-/**
- * domain_thread_fn() - smpboot: a batch of calls on this CPU
- * @cpu: the CPU
- *
- * Returns early when the thread must park (CPU going offline), the run
- * ended, or the CPU is not a member.
- *
- * Context: the CPU's kthread, preemptible between calls.
+/*
+ * cpuhp: a CPU of the tree coming online joins every level of the domain,
+ * one going offline leaves them.
  */
-static void domain_thread_fn(unsigned int cpu)
+static int test_join(unsigned int cpu)
 {
-	unsigned int i;
-
-	for (i = 0; i < BATCH; i++) {
-		if (kthread_should_park() || atomic_read(&done))
-			return;
-		if (domain_call(&workers[cpu]) == COUPLED_ENOENT)
-			return; /* not a member: sleep until the join wakes us */
-		cond_resched();
-	}
+	return cpu < nr_cpus
+		       ? coupled_domain_join(tree->leaf[cpu], tree->id[cpu])
+		       : 0;
 }
 
-static struct smp_hotplug_thread domain_threads = {
-	.store = &domain_task,
-	.thread_should_run = domain_should_run,
-	.thread_fn = domain_thread_fn,
-	.thread_comm = "coupled_domain/%u",
-};
-
-/**
- * domain_cpu_online() - cpuhp: the CPU joins every level of the domain
- * @cpu: the CPU coming online (we run on it)
- *
- * Context: the CPU's hotplug thread, outside any domain call of the CPU.
- * Return: 0 (a refused join is a test failure, not a hotplug failure).
- */
-static int domain_cpu_online(unsigned int cpu)
+static int test_leave(unsigned int cpu)
 {
-	struct task_struct *t;
-	int ret;
-
-	if (cpu >= nr_cpus)
-		return 0;
-	ret = coupled_domain_join(tree->leaf[cpu], tree->id[cpu]);
-	if (ret)
-		fail("join refused", ret, cpu);
-	t = per_cpu(domain_task, cpu);
-	if (t)
-		wake_up_process(t);
-	return 0;
-}
-
-/**
- * domain_cpu_offline() - cpuhp: the CPU leaves every level of the domain
- * @cpu: the CPU going offline (we run on it, outside its domain calls)
- *
- * Context: the CPU's hotplug thread.
- * Return: 0.
- */
-static int domain_cpu_offline(unsigned int cpu)
-{
-	int ret;
-
-	if (cpu >= nr_cpus)
-		return 0;
-	ret = coupled_domain_leave(tree->leaf[cpu], tree->id[cpu]);
-	if (ret)
-		fail("leave refused", ret, cpu);
-	return 0;
-}
-
-/**
- * wait_progress() - let some rounds commit (or the run end)
- * @n: how many rounds, any node
- *
- * Context: process context; sleeps a tick between looks (pacing, not
- * synchronization: the condition is the progress of the rounds).
- * Return: true if they committed.
- */
-static bool wait_progress(long n)
-{
-	long base = atomic_long_read(&progress);
-
-	while (!atomic_read(&done) && !kthread_should_stop()) {
-		if (atomic_long_read(&progress) - base >= n)
-			return true;
-		schedule_timeout_interruptible(1);
-	}
-	return false;
+	return cpu < nr_cpus
+		       ? coupled_domain_leave(tree->leaf[cpu], tree->id[cpu])
+		       : 0;
 }
 
 /**
@@ -561,42 +418,12 @@ static int domain_hotplug_fn(void *arg)
 	prandom_seed_state(&rng, 0xd0a1c0deULL);
 	while (hotplug_cycles < hotplug && !atomic_read(&done) &&
 	       !kthread_should_stop()) {
-		unsigned int cpu, pick, n = 0;
-		bool during;
-		int ret;
-
-		wait_progress(8);
-		for_each_online_cpu(cpu) if (cpu && cpu < nr_cpus &&
-					     cpu_is_hotpluggable(cpu)) n++;
-		if (!n)
+		if (!test_hotplug_cycle(&rng, nr_cpus, &progress, 8, 4, true))
 			break;
-		pick = prandom_u32_state(&rng) % n;
-		for_each_online_cpu(cpu) if (cpu && cpu < nr_cpus &&
-					     cpu_is_hotpluggable(cpu) &&
-					     !pick--) break;
-		ret = remove_cpu(cpu);
-		if (ret) {
-			hotplug_refused++;
-			continue;
-		}
-		if (domain_is_member(cpu))
-			fail("offline CPU still a member", cpu, 0);
-		during = wait_progress(4);
-		ret = add_cpu(cpu);
-		if (ret) {
-			fail("add_cpu failed", ret, cpu);
-			break;
-		}
-		if (!domain_is_member(cpu))
-			fail("online CPU not a member", cpu, 0);
-		if (during)
-			hotplug_cycles++;
 	}
 	atomic_set(&hotplug_over, 1);
 	maybe_finish();
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(HZ / 10);
-	return 0;
+	return test_hotplug_idle();
 }
 
 /**
@@ -669,7 +496,7 @@ static int tree_init(void)
 		prandom_seed_state(&w->rng, 0xd0a1ULL + c);
 		for (k = 0; k < nr_levels; k++) {
 			w->last_gen[k] = start_gen;
-			w->opts[k].should_abort = domain_should_abort;
+			w->opts[k].should_abort = test_should_abort;
 			w->opts[k].abort_arg = &w->ab[k];
 		}
 	}
@@ -773,7 +600,6 @@ static void report(void)
  */
 static int __init coupled_domain_test_init(void)
 {
-	struct task_struct *hp_task = NULL;
 	unsigned long start = jiffies, calls = 0;
 	unsigned int c, n, k;
 	char buf[64];
@@ -794,46 +620,20 @@ static int __init coupled_domain_test_init(void)
 	if (ret)
 		goto setup;
 	/* Joins every online CPU: the callbacks run on each. */
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "coupled/domain:online",
-				domain_cpu_online, domain_cpu_offline);
-	if (ret < 0)
+	ret = test_setup_threads("coupled/domain:online", "coupled_domain/%u");
+	if (ret)
 		goto setup;
-	hp_state = ret;
 	for (n = 0; n < tree->nodes; n++)
 		if (coupled_group_members(&tree->group[n]) != tree->ncores[n])
 			fail("a node's members after the joins", n,
 			     coupled_group_members(&tree->group[n]));
-	/* The threads' creation publishes the tree to them. */
-	ret = smpboot_register_percpu_thread(&domain_threads);
-	if (ret)
-		goto remove;
 	atomic_set(&hotplug_over, !hotplug || nr_cpus < 2);
-	atomic_set(&started, 1);
-	for_each_online_cpu(c) wake_up_process(per_cpu(domain_task, c));
-	if (!atomic_read(&hotplug_over)) {
-		hp_task = kthread_run(domain_hotplug_fn, NULL,
-				      "coupled_domain_hp");
-		if (IS_ERR(hp_task)) {
-			fail("cannot start the hotplug thread",
-			     PTR_ERR(hp_task), 0);
-			hp_task = NULL;
-			finish();
-		}
-	}
-
-	left = wait_for_completion_interruptible_timeout(&finished,
-							 timeout_s * HZ);
+	left = test_run(atomic_read(&hotplug_over) ? NULL : domain_hotplug_fn,
+			"coupled_domain_hp", timeout_s * HZ);
 	if (left <= 0)
 		fail("watchdog: the system rounds or the hotplug cycles did "
 		     "not complete",
 		     atomic_long_read(&node_rounds[0]), hotplug_cycles);
-	finish();
-	if (hp_task)
-		kthread_stop(hp_task);
-	smpboot_unregister_percpu_thread(&domain_threads);
-	/* Every online CPU leaves (the offline callback on each). */
-	cpuhp_remove_state(hp_state);
-	hp_state = -1;
 	if (hotplug && hotplug_cycles < hotplug)
 		fail("fewer hotplug cycles during rounds than asked",
 		     hotplug_cycles, hotplug);
@@ -853,9 +653,6 @@ static int __init coupled_domain_test_init(void)
 		wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
 
-remove:
-	cpuhp_remove_state(hp_state);
-	hp_state = -1;
 setup:
 	pr_err("coupled_domain_test: verdict FAIL setup error %d (cpus %u, "
 	       "clusters %u, levels %u)\n",

@@ -37,13 +37,10 @@
 
 #include <coupled/linux/cpuidle.h>
 
-TEST_PARAM(unsigned int, uint, cluster_size, 2,
-	   "CPUs per cluster (consecutive ids)");
-TEST_PARAM(unsigned long, ulong, target, 100,
-	   "committed rounds per cluster and phase");
-TEST_PARAM(unsigned int, uint, abort_pct, 10,
-	   "percent of votes to abort the coupled state");
-TEST_PARAM(unsigned int, uint, timeout_s, 20, "watchdog per phase, seconds");
+TEST_PARAM_UINT(cluster_size, 2, "CPUs per cluster (consecutive ids)");
+TEST_PARAM_ULONG(target, 100, "committed rounds per cluster and phase");
+TEST_PARAM_UINT(abort_pct, 10, "percent of votes to abort the coupled state");
+TEST_PARAM_UINT(timeout_s, 20, "watchdog per phase, seconds");
 
 #define MAX_IDS 32u
 #define RING 4u

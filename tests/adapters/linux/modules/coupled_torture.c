@@ -36,49 +36,34 @@
  * going on).
  */
 #include <linux/bitops.h>
-#include <linux/completion.h>
-#include <linux/cpu.h>
-#include <linux/cpuhotplug.h>
 #include <linux/jiffies.h>
-#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/percpu.h>
-#include <linux/prandom.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/smpboot.h>
 
 #define TEST_NAME "coupled_torture"
+#define TEST_PERCPU_RUN
 #include "test_module.h"
 
 #define COUPLED_STATS 1
 #include "coupled/coupled.h"
 #include "oracle.h"
 
-TEST_PARAM(unsigned long, ulong, rounds, 100000,
-	   "committed rounds to run (default 100000)");
-TEST_PARAM(unsigned int, uint, abort_pct, 5,
-	   "percent of calls with a random caller abort");
-TEST_PARAM(unsigned int, uint, churn, 1000,
-	   "committed rounds between hotplug operations (0: none)");
+TEST_PARAM_ULONG(rounds, 100000, "committed rounds to run (default 100000)");
+TEST_PARAM_UINT(abort_pct, 5, "percent of calls with a random caller abort");
+TEST_PARAM_UINT(churn, 1000,
+		"committed rounds between hotplug operations (0: none)");
 TEST_PARAM_TIMEOUT(150);
-/* U32_MAX - 1000 */
-TEST_PARAM(unsigned int, uint, start_gen, 4294966295u,
-	   "generation the group starts at (default: 1000 before the wrap)");
-TEST_PARAM(bool, bool, wrong_reduce, false,
-	   "test of the test: reduce with max (must FAIL)");
+TEST_PARAMS_WRAP(1000, "reduce with max");
 
 #define MAX_IDS 32u /* the action collects members in a 32-bit mask */
 #define RING 4u     /* round records, indexed by generation */
-#define BATCH 64u   /* calls per thread_fn invocation */
 #define REQUESTS 8u /* requests are 0..REQUESTS-1 */
 
 struct worker {
 	struct rnd_state rng;
 	int request;
-	bool armed;
-	unsigned int polls;
+	struct test_abort ab;
 	u32 last_gen;
 	unsigned long calls, commits, actions, enoent;
 	unsigned long results[COUPLED_ABORT_REASONS];
@@ -91,12 +76,6 @@ static struct oracle_round ring[RING];
 static atomic_long_t committed = ATOMIC_LONG_INIT(0);
 static atomic_long_t full_rounds = ATOMIC_LONG_INIT(0); /* all CPUs in it */
 static unsigned int nr_possible;
-static atomic_t done = ATOMIC_INIT(0);
-static atomic_t started = ATOMIC_INIT(0);
-static unsigned long hotplug_cycles, hotplug_refused;
-static DECLARE_COMPLETION(finished);
-static DEFINE_PER_CPU(struct task_struct *, torture_task);
-static int hp_state = -1;
 
 /**
  * fail() - record a failed check
@@ -110,17 +89,6 @@ static int hp_state = -1;
 static void fail(const char *what, long a, long b)
 {
 	test_count_fail(what, a, b);
-}
-
-/**
- * finish() - stop the run once, and wake the module's init
- *
- * Context: any.
- */
-static void finish(void)
-{
-	if (!atomic_xchg(&done, 1))
-		complete(&finished);
 }
 
 /**
@@ -177,29 +145,6 @@ static void torture_action(const struct coupled_round *r, void *ctx)
 }
 
 /**
- * torture_should_abort() - the caller abort armed for this call
- * @arg: the calling CPU's struct worker
- * @self: the caller's id (unused)
- *
- * Return: true once the armed number of polls ran out, or when the run ends.
- */
-static bool torture_should_abort(void *arg, uint32_t self)
-{
-	struct worker *w = arg;
-
-	(void)self;
-	if (atomic_read(&done))
-		return true;
-	if (!w->armed)
-		return false;
-	if (w->polls) {
-		w->polls--;
-		return false;
-	}
-	return true;
-}
-
-/**
  * torture_safe_state() - the safe state: wait for the next interrupt
  * @arg: unused
  *
@@ -216,120 +161,61 @@ static void torture_safe_state(void *arg)
 }
 
 /**
- * torture_should_run() - smpboot: does this CPU's thread have work?
+ * test_is_member() - is a CPU a member of the group?
  * @cpu: the CPU
  *
- * Context: preemption disabled (smpboot).
- * Return: nonzero while the run goes on and @cpu is a member.
+ * Return: true if it is (a snapshot).
  */
-static int torture_should_run(unsigned int cpu)
+static bool test_is_member(unsigned int cpu)
 {
-	return atomic_read(&started) && !atomic_read(&done) &&
-	       coupled_is_member(&grp, cpu);
+	return coupled_is_member(&grp, cpu);
 }
 
 /**
- * torture_thread_fn() - smpboot: a batch of calls on this CPU
+ * test_call() - one call of this CPU, with a random request and abort
  * @cpu: the CPU (its id in the group)
  *
- * Each call runs with interrupts disabled, as cpuidle would call it.
- * Returns early when the thread must park (CPU going offline), the run
- * ended, or the CPU is not a member.
+ * The call runs with interrupts disabled, as cpuidle would call it.
  *
- * Context: the CPU's torture kthread, preemptible between calls.
+ * Context: the CPU's torture kthread.
+ * Return: false if the CPU is not a member.
  */
-static void torture_thread_fn(unsigned int cpu)
+static bool test_call(unsigned int cpu)
 {
 	struct worker *w = &workers[cpu];
 	struct coupled_abort_opts opts = {
-		.should_abort = torture_should_abort,
-		.abort_arg = w,
+		.should_abort = test_should_abort,
+		.abort_arg = &w->ab,
 	};
-	unsigned int i;
 	int rc;
 
-	for (i = 0; i < BATCH; i++) {
-		if (kthread_should_park() || atomic_read(&done))
-			return;
-		w->request = (int)(prandom_u32_state(&w->rng) % REQUESTS);
-		w->armed = prandom_u32_state(&w->rng) % 100 < abort_pct;
-		w->polls = prandom_u32_state(&w->rng) % 64;
-		local_irq_disable();
-		rc = coupled_enter_opts(&grp, cpu, w->request, torture_action,
-					w, &opts);
-		local_irq_enable();
-		w->calls++;
-		if (rc == COUPLED_COMMITTED)
-			w->commits++;
-		else if (rc > 0 && rc < (int)COUPLED_ABORT_REASONS)
-			w->results[rc]++;
-		else if (rc == COUPLED_ENOENT)
-			w->enoent++;
-		else
-			fail("unexpected result", rc, cpu);
-		cond_resched();
-		if (rc == COUPLED_ENOENT)
-			return; /* not a member: sleep until the join wakes us */
-	}
+	w->request = (int)(prandom_u32_state(&w->rng) % REQUESTS);
+	test_abort_arm(&w->ab, &w->rng, abort_pct);
+	local_irq_disable();
+	rc = coupled_enter_opts(&grp, cpu, w->request, torture_action, w,
+				&opts);
+	local_irq_enable();
+	w->calls++;
+	if (rc == COUPLED_COMMITTED)
+		w->commits++;
+	else if (rc > 0 && rc < (int)COUPLED_ABORT_REASONS)
+		w->results[rc]++;
+	else if (rc == COUPLED_ENOENT)
+		w->enoent++;
+	else
+		fail("unexpected result", rc, cpu);
+	return rc != COUPLED_ENOENT;
 }
 
-static struct smp_hotplug_thread torture_threads = {
-	.store = &torture_task,
-	.thread_should_run = torture_should_run,
-	.thread_fn = torture_thread_fn,
-	.thread_comm = "coupled_torture/%u",
-};
-
-/**
- * torture_cpu_online() - cpuhp: the CPU joins the group
- * @cpu: the CPU coming online (we run on it)
- *
- * Context: the CPU's hotplug thread.
- * Return: 0 (a refused join is a test failure, not a hotplug failure).
- */
-static int torture_cpu_online(unsigned int cpu)
+/* cpuhp: a CPU coming online joins the group, one going offline leaves. */
+static int test_join(unsigned int cpu)
 {
-	struct task_struct *t;
-	int ret = coupled_join(&grp, cpu);
-
-	if (ret)
-		fail("join refused", ret, cpu);
-	t = per_cpu(torture_task, cpu);
-	if (t)
-		wake_up_process(t);
-	return 0;
+	return coupled_join(&grp, cpu);
 }
 
-/**
- * torture_cpu_offline() - cpuhp: the CPU leaves the group
- * @cpu: the CPU going offline (we run on it, outside coupled_enter())
- *
- * Context: the CPU's hotplug thread.
- * Return: 0.
- */
-static int torture_cpu_offline(unsigned int cpu)
+static int test_leave(unsigned int cpu)
 {
-	int ret = coupled_leave(&grp, cpu);
-
-	if (ret)
-		fail("leave refused", ret, cpu);
-	return 0;
-}
-
-/**
- * wait_rounds() - let @n more rounds commit (or the run end)
- * @n: how many
- *
- * Context: process context; sleeps a tick between looks (pacing, not
- * synchronization: the condition is the progress of the rounds).
- */
-static void wait_rounds(unsigned long n)
-{
-	long base = atomic_long_read(&committed);
-
-	while (!atomic_read(&done) && !kthread_should_stop() &&
-	       atomic_long_read(&committed) - base < (long)n)
-		schedule_timeout_interruptible(1);
+	return coupled_leave(&grp, cpu);
 }
 
 /**
@@ -349,38 +235,13 @@ static int torture_hotplug_fn(void *arg)
 	(void)arg;
 	prandom_seed_state(&rng, 0x5eedULL);
 	while (!atomic_read(&done) && !kthread_should_stop()) {
-		unsigned int cpu, pick, n = 0;
-		int ret;
-
-		wait_rounds(churn);
-		for_each_online_cpu(cpu) if (cpu && cpu_is_hotpluggable(cpu))
-			n++;
-		if (!n)
-			break;
-		pick = prandom_u32_state(&rng) % n;
-		for_each_online_cpu(cpu) if (cpu && cpu_is_hotpluggable(cpu) &&
-					     !pick--) break;
-		ret = remove_cpu(cpu);
-		if (ret) {
-			hotplug_refused++;
-			continue;
-		}
-		if (coupled_is_member(&grp, cpu))
-			fail("offline CPU still a member", cpu, 0);
 		/* Rounds without the CPU are cheap: keep the absence short. */
-		wait_rounds(churn / 16 + 1);
-		ret = add_cpu(cpu);
-		if (ret) {
-			fail("add_cpu failed", ret, cpu);
+		if (!test_hotplug_cycle(&rng, nr_cpu_ids, &committed,
+					(long)churn, (long)(churn / 16 + 1),
+					false))
 			break;
-		}
-		if (!coupled_is_member(&grp, cpu))
-			fail("online CPU not a member", cpu, 0);
-		hotplug_cycles++;
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(HZ / 10);
-	return 0;
+	return test_hotplug_idle();
 }
 
 /**
@@ -392,7 +253,6 @@ static int torture_hotplug_fn(void *arg)
  */
 static int __init coupled_torture_init(void)
 {
-	struct task_struct *hp_task = NULL;
 	struct coupled_stats st;
 	unsigned long start = jiffies, aborts = 0, ms;
 	unsigned int cpu, r;
@@ -435,29 +295,13 @@ static int __init coupled_torture_init(void)
 	for (r = 0; r < RING; r++)
 		oracle_init(&ring[r]);
 
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "coupled/torture:online",
-				torture_cpu_online, torture_cpu_offline);
-	if (ret < 0)
-		goto free;
-	hp_state = ret;
-	ret = smpboot_register_percpu_thread(&torture_threads);
+	ret = test_setup_threads("coupled/torture:online", "coupled_torture/"
+							   "%u");
 	if (ret)
-		goto remove;
-	atomic_set(&started, 1);
-	for_each_online_cpu(cpu) wake_up_process(per_cpu(torture_task, cpu));
-	if (churn && num_online_cpus() > 1) {
-		hp_task = kthread_run(torture_hotplug_fn, NULL,
-				      "coupled_torture_hp");
-		if (IS_ERR(hp_task)) {
-			ret = PTR_ERR(hp_task);
-			hp_task = NULL;
-			finish();
-			fail("cannot start the hotplug thread", ret, 0);
-		}
-	}
-
-	left = wait_for_completion_interruptible_timeout(&finished,
-							 timeout_s * HZ);
+		goto free;
+	left = test_run(churn && num_online_cpus() > 1 ? torture_hotplug_fn
+						       : NULL,
+			"coupled_torture_hp", timeout_s * HZ);
 	if (left <= 0) {
 		timed_out = true;
 		fail("watchdog: no completion in time", left,
@@ -466,12 +310,6 @@ static int __init coupled_torture_init(void)
 		       "errors=%d\n",
 		       atomic_long_read(&committed), atomic_read(&errors));
 	}
-	finish();
-	if (hp_task)
-		kthread_stop(hp_task);
-	smpboot_unregister_percpu_thread(&torture_threads);
-	cpuhp_remove_state(hp_state);
-	hp_state = -1;
 	ms = jiffies_to_msecs(jiffies - start);
 
 	for_each_possible_cpu(cpu)
@@ -510,9 +348,6 @@ static int __init coupled_torture_init(void)
 		wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
 
-remove:
-	cpuhp_remove_state(hp_state);
-	hp_state = -1;
 free:
 	kfree(workers);
 	kfree(slots);
