@@ -22,7 +22,12 @@ An adapter's own calls (coupled_pthread_set_strategy(), coupled_arm_*(),
 every adapter: one page each, whose text is the spin adapter's (the
 reference implementation of the contract), or the first adapter's that
 defines the hook where spin does not, followed by an ADAPTERS section with
-what every other adapter's kernel-doc says about its own.
+what every other adapter's kernel-doc says about its own.  A hook whose
+logic several adapters share is defined once, in a private header of
+include/coupled/adapter/ (common_hooks.h) that the adapter's header
+includes after defining the macro that asks for it (the #ifdef around the
+definition there): this script follows such an include, so the adapter's
+part of the page is that definition's kernel-doc.
 
 --check also verifies what was written: every public function has a page,
 and its ARGUMENTS name every parameter of the prototype, none of them
@@ -77,6 +82,12 @@ TYPES = {
 # The adapter contract's hooks: every adapter defines them.
 HOOK_PREFIX = "coupled_adapter_"
 
+# Where the adapters' shared private headers are (an adapter header
+# includes one as <coupled/adapter/NAME.h>, spin.h as "NAME.h").
+SHARED_DIR = "include/coupled/adapter"
+INCLUDE = re.compile(r'^#include\s+(?:<coupled/adapter/(\w+\.h)>|"(\w+\.h)")',
+                     re.M)
+
 PROTO = re.compile(
     r"static\s+inline\s+([A-Za-z_][\w\s\*]*?)\s*\**\s*\b"
     r"(coupled_(?!_)[a-z0-9_]+)\s*\(([^)]*)\)", re.S)
@@ -99,6 +110,30 @@ def public_functions(path):
             if p and p != "void":
                 params.append(re.findall(r"[A-Za-z_]\w*", p)[-1])
         found.append((name, params, m.group(1).strip() != "void"))
+    return found
+
+
+def shared_hooks(source, rel):
+    """[(hook, shared header relative to SOURCE)]: the hooks the adapter
+    header REL takes from a shared header it includes, those whose #ifdef
+    MACRO there the adapter defines."""
+    with open(os.path.join(source, rel), encoding="utf-8") as f:
+        text = f.read()
+    found = []
+    for m in INCLUDE.finditer(text):
+        shared = os.path.join(SHARED_DIR, m.group(1) or m.group(2))
+        path = os.path.join(source, shared)
+        if shared == rel or not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            stext = f.read()
+        for block in re.finditer(r"^#ifdef (\w+)\n(.*?)^#endif", stext,
+                                 re.M | re.S):
+            if not re.search(r"^#define %s\b" % block.group(1), text, re.M):
+                continue
+            body = re.sub(r"/\*.*?\*/", "", block.group(2), flags=re.S)
+            found += [(p.group(2), shared) for p in PROTO.finditer(body)
+                      if p.group(2).startswith(HOOK_PREFIX)]
     return found
 
 
@@ -209,16 +244,20 @@ def see_also(src, name, known):
     return src + '.SH "SEE ALSO"\n' + "\n".join(refs) + "\n"
 
 
-def hook_page(name, made, order, reference):
+def hook_page(name, made, order, reference, srcs):
     """The page of the hook NAME: REFERENCE's text, then ADAPTERS.  MADE:
-    {adapter: kernel-doc page}; ORDER: [(adapter, header, define)]."""
+    {adapter: kernel-doc page}; ORDER: [(adapter, header, define)]; SRCS:
+    {adapter: the header its definition is in, its own or a shared one}."""
     ref_secs = sections(made[reference])
     ref_args = arguments(dict(ref_secs).get("ARGUMENTS", ""))
-    ref_header = next(h for a, h, _ in order if a == reference)
+    ref_header = srcs[reference]
+    own = {a: h for a, h, _ in order}
+    shared = any(srcs[a] != own[a] for a in srcs)
     out = [made[reference].rstrip("\n"), ".SH ADAPTERS",
-           "Every adapter defines its own \\fB%s\\fP; the one compiled in"
+           "Every adapter defines its own \\fB%s\\fP%s; the one compiled in"
            " is that of the adapter the build selects (coupled/adapter.h;"
-           " \\fBcoupled\\fP(7), ADAPTERS)." % name,
+           " \\fBcoupled\\fP(7), ADAPTERS)." % (
+               name, ", or takes a shared one" if shared else ""),
            "The text above is the %s adapter's (%s)%s; what the others"
            " say of theirs:" % (
                reference, ref_header.split("include/", 1)[1],
@@ -232,6 +271,12 @@ def hook_page(name, made, order, reference):
         if adapter not in made:
             out += [".PP", "Not defined by this adapter."]
             continue
+        if srcs[adapter] != own[adapter]:
+            out += [".PP", "The shared definition of %s%s." % (
+                srcs[adapter].split("include/", 1)[1],
+                ", the text above" if srcs[adapter] == ref_header else "")]
+            if srcs[adapter] == ref_header:
+                continue
         secs = sections(made[adapter])
         purpose = dict(secs).get("NAME", "").partition("\\- ")[2].strip()
         ref_purpose = dict(ref_secs)["NAME"].partition("\\- ")[2].strip()
@@ -320,6 +365,7 @@ def main():
     order = adapters(a.source)
     hooks = {}   # hook: {adapter: kernel-doc page}
     hook_protos = {}   # hook: {adapter: (name, params, returns)}
+    hook_srcs = {}   # hook: {adapter: header of its definition}
     for adapter, rel, define in order:
         header = os.path.join(a.source, rel)
         funcs = public_functions(header)
@@ -329,12 +375,24 @@ def main():
         made = pages(a.kernel_doc, header, names)
         keep([f[0] for f in own] + TYPES.get(rel, []), made,
              synopsis_head("coupled/coupled.h", define or ""))
-        for f in funcs:
+        defined = [(f, rel, made) for f in funcs]
+        # The hooks it takes from a shared header it includes.
+        taken = {}   # shared header: [hook]
+        for hook, shared in shared_hooks(a.source, rel):
+            if hook not in {f[0] for f in funcs}:
+                taken.setdefault(shared, []).append(hook)
+        for shared, hnames in taken.items():
+            spath = os.path.join(a.source, shared)
+            smade = pages(a.kernel_doc, spath, hnames)
+            defined += [(f, shared, smade) for f in public_functions(spath)
+                        if f[0] in hnames]
+        for f, src, fmade in defined:
             if not f[0].startswith(HOOK_PREFIX):
                 continue
             hook_protos.setdefault(f[0], {})[adapter] = f
-            if f[0] in made:
-                hooks.setdefault(f[0], {})[adapter] = made[f[0]]
+            hook_srcs.setdefault(f[0], {})[adapter] = src
+            if f[0] in fmade:
+                hooks.setdefault(f[0], {})[adapter] = fmade[f[0]]
             elif a.check:
                 problems.append("%s: no kernel-doc in the %s adapter"
                                 % (f[0], adapter))
@@ -350,7 +408,7 @@ def main():
             ad for ad, _, _ in order if ad in made)
         functions.append(protos[reference])
         written[hook] = finish(
-            hook_page(hook, made, order, reference), hook,
+            hook_page(hook, made, order, reference, hook_srcs[hook]), hook,
             synopsis_head("coupled/coupled.h", None), a.version, date)
 
     known = set(written)

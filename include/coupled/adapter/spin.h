@@ -30,6 +30,9 @@
 #define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0
 /* No clock: coupled_enter_opts() refuses a deadline. */
 #define COUPLED_ADAPTER_HAS_CLOCK 0
+/* What the shared hooks do here (coupled/adapter/common_hooks.h). */
+#define COUPLED__ADAPTER_PAUSE() coupled_cpu_relax()
+#define COUPLED__ADAPTER_NO_WAIT_TOKEN 1
 
 /** struct coupled_adapter_group - per-group adapter state (none needed) */
 struct coupled_adapter_group {
@@ -73,40 +76,8 @@ static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
 	as->unused = 0;
 }
 
-/**
- * coupled_adapter_relax() - pause inside a spin loop
- * @ag: the group's adapter state
- *
- * Context: any; called in every busy-wait of the protocol (ready phase, exit,
- * membership change).  Must not block for long; may yield the processor.
- */
-static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
-{
-	(void)ag;
-	coupled_cpu_relax();
-}
-
-/**
- * coupled_adapter_wait_prepare() - start a wait for a wake-up
- * @ag: the group's adapter state
- * @as: the calling participant's adapter state
- * @self: the calling participant's id
- *
- * Called before the core checks its wake-up conditions (pokes, aborts, the
- * packed word).  A coupled_adapter_wake() of @self that happens after this
- * call must make the matching coupled_adapter_wait() return.
- *
- * Return: a token handed to coupled_adapter_wait().
- */
-static inline uint32_t
-coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
-			     struct coupled_adapter_slot *as, uint32_t self)
-{
-	(void)ag;
-	(void)as;
-	(void)self;
-	return 0;
-}
+/* coupled_adapter_relax() and _wait_prepare(): the shared ones. */
+#include "common_hooks.h"
 
 /**
  * coupled_adapter_wait() - rest in the safe state until woken

@@ -450,18 +450,10 @@ static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
 	as->gic_target = id & 7u;
 }
 
-/**
- * coupled_adapter_relax() - one turn of a busy wait: YIELD
- * @ag: the group's adapter state
- *
- * Context: any; returns at once.  YIELD also lets an emulator or an SMT core
- * run the participant being waited for.
- */
-static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
-{
-	(void)ag;
-	COUPLED_ARM_YIELD();
-}
+/* coupled_adapter_relax() (YIELD) and _work_pending(): the shared ones. */
+#define COUPLED__ADAPTER_PAUSE() COUPLED_ARM_YIELD()
+#define COUPLED__ADAPTER_WORK_HOOK 1
+#include <coupled/adapter/common_hooks.h>
 
 /**
  * coupled_adapter_wait_prepare() - start a wait for a wake-up
@@ -583,22 +575,6 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 		/* TargetListFilter 0: the CPUs in the target list. */
 		*sgir = (1u << (16u + target->gic_target)) | ag->ipi.sgi_id;
 	}
-}
-
-/**
- * coupled_adapter_work_pending() - the firmware's work check
- * @ag: the group's adapter state
- * @as: the calling participant's adapter state
- * @self: the calling participant's id
- *
- * Return: the hook's answer, or false without a hook.
- */
-static inline bool
-coupled_adapter_work_pending(struct coupled_adapter_group *ag,
-			     struct coupled_adapter_slot *as, uint32_t self)
-{
-	(void)as;
-	return ag->work_pending ? ag->work_pending(ag->work_arg, self) : false;
 }
 
 #if COUPLED_ADAPTER_HAS_CONTEXT

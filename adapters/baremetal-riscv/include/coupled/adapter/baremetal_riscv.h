@@ -406,17 +406,10 @@ static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
 	as->hart = id;
 }
 
-/**
- * coupled_adapter_relax() - one turn of a busy wait: PAUSE
- * @ag: the group's adapter state
- *
- * Context: any; returns at once.
- */
-static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
-{
-	(void)ag;
-	COUPLED_RISCV_PAUSE();
-}
+/* coupled_adapter_relax() (PAUSE) and _work_pending(): the shared ones. */
+#define COUPLED__ADAPTER_PAUSE() COUPLED_RISCV_PAUSE()
+#define COUPLED__ADAPTER_WORK_HOOK 1
+#include <coupled/adapter/common_hooks.h>
 
 /**
  * coupled_adapter_wait_prepare() - start a wait for a wake-up
@@ -565,22 +558,6 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	 */
 	COUPLED_RISCV_FENCE_W_O();
 	coupled__riscv_msip(ag, target->hart, 1u);
-}
-
-/**
- * coupled_adapter_work_pending() - the firmware's work check
- * @ag: the group's adapter state
- * @as: the calling participant's adapter state
- * @self: the calling participant's id
- *
- * Return: the hook's answer, or false without a hook.
- */
-static inline bool
-coupled_adapter_work_pending(struct coupled_adapter_group *ag,
-			     struct coupled_adapter_slot *as, uint32_t self)
-{
-	(void)as;
-	return ag->work_pending ? ag->work_pending(ag->work_arg, self) : false;
 }
 
 /**

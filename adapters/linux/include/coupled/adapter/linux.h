@@ -91,6 +91,13 @@
 #define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 1
 /* coupled_adapter_now() is ktime_get_mono_fast_ns(): nanoseconds. */
 #define COUPLED_ADAPTER_HAS_CLOCK 1
+/*
+ * The shared hooks (coupled/adapter/common_hooks.h): relax is cpu_relax()
+ * ("pause" on x86, "yield" on ARM); wait_prepare records nothing, since a
+ * poke after it leaves an interrupt pending (the top of this file).
+ */
+#define COUPLED__ADAPTER_PAUSE() coupled_cpu_relax()
+#define COUPLED__ADAPTER_NO_WAIT_TOKEN 1
 
 /**
  * typedef coupled_linux_safe_fn - the driver's safe state
@@ -271,42 +278,8 @@ static inline void coupled_linux_wait_for_interrupt(void)
 	raw_local_irq_disable();
 }
 
-/**
- * coupled_adapter_relax() - one turn of a busy wait
- * @ag: the group's adapter state (unused)
- *
- * cpu_relax() is "pause" on x86 (which QEMU's single-threaded TCG also takes
- * as a hint to run another vCPU) and "yield" on ARM.
- *
- * Context: any, including interrupts disabled.
- */
-static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
-{
-	(void)ag;
-	coupled_cpu_relax();
-}
-
-/**
- * coupled_adapter_wait_prepare() - start a wait
- * @ag: the group's adapter state (unused)
- * @as: the caller's adapter state (unused)
- * @self: the caller's id (unused)
- *
- * Nothing to record: a poke after this point leaves an interrupt pending
- * (see the top of this file), which the safe state honours.
- *
- * Context: interrupts disabled, phase 1.
- * Return: 0.
- */
-static inline uint32_t
-coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
-			     struct coupled_adapter_slot *as, uint32_t self)
-{
-	(void)ag;
-	(void)as;
-	(void)self;
-	return 0;
-}
+/* coupled_adapter_relax() and _wait_prepare(): the shared ones. */
+#include <coupled/adapter/common_hooks.h>
 
 /**
  * coupled_adapter_wait() - rest in the driver's safe state
