@@ -290,75 +290,35 @@ def markdown(goals, command, note, detail=None, insn=None, nruns=1):
     L.extend(lines(goals, detail, insn))
     L.append("```")
     L.append("")
-    if detail:
-        L.append("Under the instruction figure, where the uncontended "
-                 "round's instructions "
-                 "go: `bench_insn_count` and its settled twin carry line "
-                 "tables (`-g`, same code), `tools/insn_breakdown.py` runs "
-                 "`callgrind_annotate` on the two callgrind runs of "
-                 "`tools/callgrind_rounds.sh` and divides each source file's "
-                 "difference by the difference of the round counts.  "
-                 "Inlined code is charged to the file of its source line "
-                 "(an atomic written in `protocol.h` counts there), and at "
-                 "-O2/-O3 the compiler's line table attributes a few "
-                 "instructions to a neighbouring line, so a file's share is "
-                 "exact to a few instructions.")
-        L.append("")
     return L
 
 
 def criteria_md():
     """How each goal is measured and judged, as Markdown."""
     return [
-        "How each goal is measured and judged (`bench/tools/goals.py`):",
+        "How each goal is judged (`bench/tools/goals.py`):",
         "",
-        "1. Retired: *at most 40 instructions per uncontended one-member "
-        "round*.  The figure is still printed: `bench_insn_count coupled R` "
-        "(one member, spin strategy, empty "
-        "action) under callgrind for two values of R; the difference of the "
-        "totals over the difference of R is instructions per round, library "
-        "and adapter included (the bench loop's few instructions too), "
-        "beside the settled twin's "
-        "(`bench_insn_count_settled`, `COUPLED_PROTOCOL_SETTLED=1`), both "
-        "broken down by source file.",
-        "2. `bench_rmw_count`: every RMW of the library and the pthread "
-        "adapter bumps a thread-local counter (`COUPLED_ATOMIC_ON_RMW()`); "
-        "all threads' RMWs over (threads x committed rounds), at 2 and 4 "
-        "participants.  Met if at most %g for futex and condvar and at most "
-        "%g for spin (no member sleeps), and if a spin-strategy withdrawn call "
-        "(the scenario of goal 6, 2 members) costs the withdrawing member its "
-        "arrival plus at most %g RMW (the CAS that takes the arrival back): "
-        "withdrawn calls are counted apart from committed rounds."
+        "1. Retired (at most 40 instructions per uncontended round); the "
+        "callgrind figure is still printed, with its per-file breakdown in "
+        "`goals.txt`.",
+        "2. `bench_rmw_count` (every RMW bumps a thread-local counter): RMWs "
+        "per participant per committed round at 2 and 4 participants, at most "
+        "%g for futex and condvar, %g for spin; a withdrawn spin call costs "
+        "its arrival plus at most %g."
         % (RMW_MAX, RMW_SPIN_MAX, WITHDRAW_CAS),
-        "3. Google Benchmark medians of `ns_per_round` at 2 threads, "
-        "`coupled_round/spin` and `ck_centralized`, each divided by the same "
-        "run's one-way hand-off (`pingpong`: two threads bouncing one cache "
-        "line, `handoff_ns`): the round in hand-offs, which does not depend "
-        "on how far apart the hypervisor put the two CPUs in that run the "
-        "way a ratio of nanoseconds does.  Met if the median over the runs "
-        "of (coupled - ck centralized) is at most +%g hand-offs."
-        % HANDOFF_MARGIN,
-        "4. `coupled_round/futex` against `std_barrier` at 4, 8 "
-        "and 16 threads (one participant each, on the machine's CPUs, 2 on "
-        "this project's machine), ratio of the medians of each run.  Met if "
-        "the median over the runs of every ratio is at most %.2f."
+        "3. `coupled_round/spin` and `ck_centralized` at 2 threads, each in "
+        "the same run's one-way hand-offs (`pingpong`): the median over the "
+        "runs of their difference at most +%g." % HANDOFF_MARGIN,
+        "4. `coupled_round/futex` / `std_barrier` at 4, 8 and 16 threads: "
+        "the median over the runs of each ratio at most %.2f."
         % FUTEX_RATIO_MAX,
-        "5. `coupled_capacity/4096/futex` against "
-        "`coupled_capacity/4/futex`, 4 threads, the first 4 slots members.  "
-        "Met if the sparse group's round takes at most %.2fx the dense one's "
-        "(a sparse group that is faster also meets it)." % CAPACITY_RATIO_MAX,
-        "6. `bench_rmw_count`'s withdrawal scenario, futex strategy, groups "
-        "of 2, 4 and 8: member N-1 stays out of the group until member 0 has "
-        "withdrawn A times by its phase-1 deadline (100 us after each call) "
-        "while members 1..N-2 wait in the round; then all complete the "
-        "round.  Counted: the RMWs of member 0's withdrawn calls per "
-        "withdrawal, and the RMWs of every other call of the group per "
-        "committed round, with A = 4 and A = 0.  Met if (a) the "
-        "withdrawing member's RMWs per withdrawal differ by at most %g "
-        "between group sizes (O(1) in the member count) and (b) at every "
-        "group size the rest of the group's RMWs per committed round grow by "
-        "less than %g per withdrawal (work proportional to the withdrawals "
-        "would add at least 1)." % (WITHDRAW_SPREAD, OTHERS_PER_ABORT),
+        "5. `coupled_capacity/4096/futex` / `coupled_capacity/4/futex`, 4 "
+        "threads: at most %.2fx." % CAPACITY_RATIO_MAX,
+        "6. `bench_rmw_count`'s withdrawal scenario (futex, groups of 2, 4 "
+        "and 8; member 0 withdraws by deadline while the others wait): the "
+        "withdrawer's RMWs per withdrawal differ by at most %g across sizes, "
+        "and the rest of the group's RMWs per committed round grow by less "
+        "than %g per withdrawal." % (WITHDRAW_SPREAD, OTHERS_PER_ABORT),
         "",
     ]
 

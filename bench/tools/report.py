@@ -162,20 +162,15 @@ def floor_section(w, runs):
     """Each run's floor: the ping-pong's one-way hand-off and the CPUs."""
     w("## The floor: how far apart the CPUs were, run by run")
     w("")
-    w("`pingpong` (2 threads, pinned like every case): thread 0 moves the "
-      "value of one cache line from even to odd, thread 1 from odd to even, "
-      "each after seeing the other's store; one iteration is a round trip, "
-      "and `handoff_ns` is half of it: the one-way hand-off of a line "
-      "between the two CPUs, the floor of every cross-CPU round.  On a "
-      "virtual machine it moves with where the hypervisor places the "
-      "virtual CPUs (this project's 2-CPU VM has measured 40 ns and "
-      "232 ns within an hour), so every run measures its own, and the "
-      "2-thread figures below are also given in hand-offs of their own run "
-      "(ns per round / hand-off).  *CPUs*: where the two threads ran "
-      "(`sched_getcpu()`); *as the guest sees them*: "
-      "`/sys/devices/system/cpu/cpuN/topology` and the L2's "
-      "`shared_cpu_list` where the guest has it (a guest's view says "
-      "nothing of the host's placement: the hand-off does).")
+    w("`pingpong` (2 threads, pinned like every case) bounces one cache "
+      "line; `handoff_ns`, half a round trip, is the one-way hand-off "
+      "between the two CPUs: the floor of every cross-CPU round.  On a "
+      "virtual machine it moves with the host's placement of the virtual "
+      "CPUs (40 ns and 232 ns within an hour here), so each run measures "
+      "its own and the 2-thread figures are also given in hand-offs.  "
+      "*CPUs*: `sched_getcpu()` of the two threads; *as the guest sees "
+      "them*: the guest's topology files (which say nothing of the host's "
+      "placement: the hand-off does).")
     w("")
     w("| run | date (UTC) | load before | one-way hand-off (spread) | CPUs | "
       "as the guest sees them |")
@@ -289,21 +284,14 @@ def request_slot_section(w, runs):
     w("## The request slots: a second cache line in the critical path?")
     w("")
     w("The direct round's completer reads every other member's request "
-      "(and roster entry) from that member's slot, a line the member wrote "
-      "just before its arrival: when the hand-off is expensive, is that a "
-      "hand-off that ck's centralized barrier does not pay?  "
-      "`bench/model/direct_copy.h` is a bench-only copy of the committed "
-      "round (the entry guard, the arrival, the completer's reduction and "
-      "publication, the spin wait; the library's memory orders, its fields "
-      "on the same kinds of cache lines), built three ways: requests in the "
-      "members' slots (as the library: `direct_copy/slots`, which should "
-      "match `coupled_round/spin` and so checks the copy), requests of a "
-      "small group in the arrival word's cache line (`direct_copy/"
-      "word_line`: a member stores its request into the line its arrival "
-      "fetches anyway, and no member reads another's slot), and a constant "
-      "request with no reduction (`direct_copy/none`, the lower bound).  "
-      "All at 2 threads, in the same run as the ping-pong floor; the "
-      "library (`include/coupled/`) is not changed by it.")
+      "from that member's slot, a line the member wrote just before its "
+      "arrival: is that a hand-off that ck's centralized barrier does not "
+      "pay?  `bench/model/direct_copy.h`, a bench-only copy of the round "
+      "(same orders, same kinds of lines), is built three ways: requests in "
+      "the slots (as the library: `direct_copy/slots`, which should match "
+      "`coupled_round/spin`), requests of a small group in the arrival "
+      "word's line (`direct_copy/word_line`), and no reduction "
+      "(`direct_copy/none`, the lower bound).  2 threads, same run.")
     w("")
     two_thread_rows(w, runs, "case", COPY_CASES)
     cells = []
@@ -461,31 +449,22 @@ def main():
     w("")
     w("## What is measured")
     w("")
-    w("- **coupled** (`include/coupled/coupled.h` with the pthread adapter, "
-      "included directly from C++): a full round (`coupled_enter()`, empty "
-      "action, exit); a round in which participant 0 aborts once and the "
-      "group retries; a leave + join of one participant between rounds; "
-      "the uncontended one-member round; each for the adapter's three wait "
-      "strategies (spin, spin-then-futex, condvar).")
-    w("- **direct and settled**: the pthread adapter runs the direct "
-      "protocol; every coupled case, RMW count and instruction count also "
-      "runs on a twin built with `COUPLED_PROTOCOL_SETTLED=1` "
-      "(`coupled_bench_settled`, families `coupled_settled_*`; "
-      "`bench_rmw_count_settled`; `bench_insn_count_settled`) in the same "
-      "run, in the rows marked *settled (before)*.")
-    w("- **peers doing the same work per round** (every participant "
-      "arrives, everyone leaves): `pthread_barrier_wait`; Concurrency Kit's "
-      "centralized, combining (groups of two), dissemination, tournament and "
-      "MCS barriers (`libck`, called from a C translation unit); C++20 "
-      "`std::barrier::arrive_and_wait()`; and the **seed baseline** "
-      "(`bench/baseline/`): the 2012 coupled cpuidle counting protocol "
-      "written from its description, four RMWs per participant per round "
-      "(waiting += 1, ready += 1, waiting -= 1, ready -= 1), waiting by "
-      "polling the word with `pause` or `sched_yield()`.  Its one "
-      "deviation from 2012: a round generation, stored by the participant "
-      "whose ready increment completes the word, ends the ready loop; "
-      "without it an empty action triggers the seed's exit race constantly "
-      "(see `seed_2012_loop` below).  No RMW is added.")
+    w("- **coupled** (`coupled.h` with the pthread adapter, included from "
+      "C++): a full round (enter, empty action, exit); a round in which "
+      "participant 0 aborts once; a leave + join between rounds; the "
+      "uncontended one-member round; each per wait strategy (spin, "
+      "spin-then-futex, condvar).  The twin built with "
+      "`COUPLED_PROTOCOL_SETTLED=1` (`coupled_settled_*`, "
+      "`bench_rmw_count_settled`, `bench_insn_count_settled`) gives the rows "
+      "marked *settled (before)*.")
+    w("- **peers doing the same work per round**: `pthread_barrier_wait`; "
+      "Concurrency Kit's centralized, combining, dissemination, tournament "
+      "and MCS barriers (`libck`); C++20 `std::barrier`; and the **seed "
+      "baseline** (`bench/baseline/`): the 2012 counting protocol written "
+      "from its description, four RMWs per participant per round, polling "
+      "with `pause` or `sched_yield()`, plus a round generation that ends "
+      "the ready loop (without it an empty action hits the seed's exit race "
+      "constantly: `seed_2012_loop` below).")
     w("- Every case runs with 1, 2, 4, 8 and 16 threads, one participant "
       "per thread, thread *i* pinned to CPU *i* mod %d "
       "(`COUPLED_BENCH_PIN=0` turns that off)." % ncpu)
@@ -802,7 +781,7 @@ def main():
             date, machine.get("loadavg_before", "?"),
             machine.get("loadavg_after", "?"),
             "; " + machine["note"] if machine.get("note") else ""),
-        fast_goals.breakdown(d), insn_line, len(runs)))
+        None, insn_line, len(runs)))
     L.extend(fast_goals.criteria_md())
 
     # --- harness
