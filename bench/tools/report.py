@@ -326,23 +326,18 @@ def model_section(w, runs):
     w("- *publication*: the completer's store of the next generation "
       "reaches the N - 1 spinners, who re-read the line in parallel: 1;")
     w("- *request slots* (the library today): the completer reads the "
-      "N - 1 other members' slot lines (roster entry and request), each "
-      "written by its owner just before its arrival: N - 1 transfers if "
-      "they are serial, 1 if the processor overlaps the independent loads; "
-      "and each of those members must take its slot line back before its "
-      "next arrival (the entry guard's seq_cst store): 1, in parallel;")
-    w("- *wake-ups* (futex and condvar only): the completer wakes the "
-      "N - 1 others one `FUTEX_WAKE` (or signal) each, serially, and each "
-      "sleeper then needs the scheduler: system calls, not hand-offs; "
-      "counted, not priced.")
+      "N - 1 other members' slot lines: N - 1 transfers if serial, 1 if "
+      "the loads overlap; each member takes its line back before its next "
+      "arrival: 1, in parallel;")
+    w("- *wake-ups* (futex and condvar only): N - 1 `FUTEX_WAKE`s (or "
+      "signals), serially: system calls, counted, not priced.")
     w("")
     w("The word-line layout (the requests of a small group in the arrival "
       "word's line, up to %d beside the word's fields: more need more "
       "lines) drops the request-slot terms; ck's centralized "
       "barrier is N fetch-and-adds and a sense flip: the same "
       "(N - 1) + 1 as the word-line layout.  *ns*: transfers x the "
-      "measured hand-off, an upper bound where transfers overlap; the "
-      "2-thread figures measured in the first run are below."
+      "hand-off, an upper bound where transfers overlap."
       % LINE_REQUESTS)
     w("")
     w("| N | arrivals | publication | request slots (serial / overlapped) "
@@ -489,18 +484,14 @@ def main():
     if machine.get("note"):
         w("| note | %s |" % machine["note"])
     w("")
-    w("Hardware performance counters are not available on this machine "
-      "(`perf stat` reports `<not supported>`), so instruction counts come "
-      "from callgrind, and RMW counts from an instrumented build; both are "
-      "independent of noise.  Latencies are medians over %d repetitions "
-      "of each case, run with random interleaving of all cases (Google "
-      "Benchmark's `--benchmark_enable_random_interleaving`); they are only "
-      "as good as the machine was quiet (see the load above).  The "
-      "Google Benchmark suite ran %d time%s (`RUNS`); the tables are the "
-      "first run's, the floor, the 2-thread figures in hand-offs and the "
-      "request-slot measurement are given for every run, and the goals "
-      "are judged on the median over the runs." % (
-          nreps, len(runs), "s" if len(runs) > 1 else ""))
+    w("Without hardware counters here (`perf stat`: `<not supported>`), "
+      "instructions come from callgrind and RMWs from an instrumented "
+      "build, both independent of noise.  Latencies are medians over %d "
+      "repetitions, all cases randomly interleaved, as good as the machine "
+      "was quiet.  The suite ran %d time%s (`RUNS`): tables are the first "
+      "run's; the floor, the hand-off figures and the request-slot "
+      "measurement are per run; goals are judged on the median over the "
+      "runs." % (nreps, len(runs), "s" if len(runs) > 1 else ""))
     w("")
 
     floor_section(w, runs)
@@ -629,17 +620,13 @@ def main():
             for t in (1, 2, 4)) + " | %s |" % (extra or "none"))
     w("")
     w("Where they come from ([design.md](design.md), \"Costs\"): direct, "
-      "one arrival per participant plus, under futex and condvar, the "
-      "completer's wake of each of the other n - 1 members: 1 for spin, "
-      "1 + (n - 1)/n otherwise; settled, three word RMWs plus the last "
-      "arriver's n - 1 pokes (and wakes under futex and condvar): "
-      "3 + (n - 1)/n for spin, 3 + 2(n - 1)/n otherwise.  The seed "
-      "baseline does exactly 4 (its waiters poll the word; the kernel "
-      "seed's IPI per poke is left out in its favour).  `seed_2012_loop` "
-      "is the seed's ready loop without the baseline's round generation "
-      "(`bench/baseline/seed_baseline.h`): with an empty action, "
-      "participants back out of rounds the others already ran (the seed's "
-      "exit race) and fall out of step.")
+      "one arrival each plus, under futex and condvar, the completer's "
+      "wakes: 1 for spin, 1 + (n - 1)/n otherwise; settled, three word "
+      "RMWs plus the last arriver's pokes: 3 + (n - 1)/n for spin, "
+      "3 + 2(n - 1)/n otherwise; the seed baseline exactly 4.  "
+      "`seed_2012_loop`, the seed's ready loop without the round "
+      "generation, falls out of step with an empty action (the seed's exit "
+      "race).")
     w("")
     w("### Instructions per uncontended round (callgrind)")
     w("")
@@ -788,18 +775,13 @@ def main():
     w("## The bindings-free C harness")
     w("")
     w("`bench/harness/` runs the coupled cases without C++ or Google "
-      "Benchmark: its core (`coupled_harness.c`) needs no C library (the "
-      "test `bench_harness_freestanding` compiles it with `-ffreestanding` "
-      "against the spin adapter and checks it refers to no outside symbol); "
-      "the caller injects the clock, the way to run N contexts, the output "
-      "and the wait-strategy choice.  `bench_harness` is the hosted driver "
-      "(pthreads, `clock_gettime`); `bench/arm/bench_image.c` runs it "
-      "on bare metal (the generic timer as clock, the cores as contexts, "
-      "JSON over the UART; docs/baremetal-arm.md).  It writes Google Benchmark's JSON "
-      "schema under the same names, so `compare.py benchmarks harness.json "
-      "gbench.json` compares the two (`build/bench-results/"
-      "compare_harness_gbench.txt`); the smoke test `bench_harness_compare` "
-      "checks that compare.py reads it.  Median ns per round, full round:")
+      "Benchmark: its core (`coupled_harness.c`) needs no C library "
+      "(`bench_harness_freestanding` checks it); the caller injects the "
+      "clock, the contexts and the output.  `bench_harness` is the hosted "
+      "driver, `bench/arm/bench_image.c` the bare-metal one "
+      "(docs/baremetal-arm.md).  It writes Google Benchmark's JSON, so "
+      "`compare.py benchmarks harness.json gbench.json` compares the two "
+      "(`compare_harness_gbench.txt`).  Median ns per round, full round:")
     w("")
     w("| strategy | source | " + " | ".join("%d thr" % t for t in THREADS)
       + " |")
@@ -816,20 +798,16 @@ def main():
     w("")
     w("## Reading and extending")
     w("")
-    w("- `bench/bench_main.cc`: the Google Benchmark cases (the header is "
-      "included directly, no binding layer); `bench/peers/ck_peers.c`: the "
-      "Concurrency Kit barriers behind a C interface (`ck_barrier.h` is not "
-      "C++-clean; all per-thread barrier state is static and rebuilt only in "
-      "each benchmark's `Setup`, so it survives Google Benchmark's repeated "
-      "runs); `bench/baseline/`: the seed baseline.")
+    w("- `bench/bench_main.cc`: the Google Benchmark cases (the header "
+      "included directly); `bench/peers/ck_peers.c`: the Concurrency Kit "
+      "barriers behind a C interface; `bench/baseline/`: the seed "
+      "baseline.")
     w("- Compare two runs: `/usr/bin/python3 /usr/share/benchmark/compare.py "
-      "benchmarks old.json new.json` (needs numpy and scipy; the `python3` "
-      "first on PATH may lack them).")
-    w("- Smoke tests (label `bench`, under a minute in all): `ctest -L "
-      "bench` in the build directory.")
-    w("- Debian's `libbenchmark` warns that it was built as DEBUG: that "
-      "concerns its code around the timed loop, not the loop.  `run_bench.sh` "
-      "builds `bench/` standalone, without `COUPLED_STATS` or a sanitizer.")
+      "benchmarks old.json new.json`.")
+    w("- Smoke tests: `ctest -L bench`.  `run_bench.sh` configures the "
+      "project in `build/bench` (Release, no `COUPLED_STATS`, no "
+      "sanitizer); Debian's `libbenchmark` says it was built as DEBUG, "
+      "which concerns its code around the timed loop, not the loop.")
     w("")
     with open(a.md, "w") as f:
         f.write("\n".join(L))
