@@ -228,6 +228,7 @@ if [[ -f $PT_H ]]; then
 	printf '#include <coupled/adapter/pthread.h>\n#include "coupled/coupled.h"\n' \
 		>"$tmp/pt_direct.c"
 	cp "$tmp/pt_sel.c" "$tmp/pt_sel.cpp"
+	printf '#include <coupled/adapter/common_hooks.h>\n' >"$tmp/hooks_direct.c"
 	for cc in "$GCC" "$CLANG"; do
 		have "$cc" || continue
 		run_check "pthread adapter (pt_sel) as C11 with $cc" \
@@ -239,6 +240,9 @@ if [[ -f $PT_H ]]; then
 		run_check "pthread adapter included directly is refused ($cc)" \
 			refused "$cc" -std=c11 -fsyntax-only "${PT_FLAGS[@]}" \
 			"$tmp/pt_direct.c"
+		run_check "the adapters' shared hooks included directly are refused ($cc)" \
+			refused "$cc" -std=c11 -fsyntax-only -Iinclude \
+			"$tmp/hooks_direct.c"
 	done
 	for cxx in "$GXX" "$CLANGXX"; do
 		have "$cxx" || continue

@@ -22,7 +22,7 @@
 #define COUPLED_ADAPTER_COMMON_HOOKS_H
 
 #ifndef COUPLED__ADAPTER_SELECTING
-#error "do not include <coupled/adapter/common_hooks.h> directly: it is included by the adapter headers"
+#error "do not include <coupled/adapter/common_hooks.h> directly: include <coupled/coupled.h>, whose adapter includes it"
 #endif
 
 #include "../types.h"
