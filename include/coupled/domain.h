@@ -34,12 +34,14 @@
  *  - a level that cannot commit lets the levels below commit alone;
  *  - a core's membership changes at every level as one step: while
  *    coupled_domain_join() or coupled_domain_leave() changes any level, no
- *    call of a core under the same leaf is in progress, so no round ever
- *    sees the core as a member of one level and not of the level above.
+ *    domain call of any core of the tree is in progress, so no round ever
+ *    sees the core as a member of one level and not of the level above,
+ *    whatever the tree's shape (a leaf per core, as PSCI has it, or many
+ *    cores per leaf).
  *
  * This file is the API: the types and every function, with its contract.
  * The bodies follow in coupled/domain_call.h (the call, level by level) and
- * coupled/domain_membership.h (the leaf's gate, join and leave).
+ * coupled/domain_membership.h (the tree's gate, join and leave).
  */
 #ifndef COUPLED_DOMAIN_H
 #define COUPLED_DOMAIN_H
@@ -60,18 +62,24 @@
  * @waiting: cores under this node trying this level's round right now
  * @abandoned: the generation of this node's last round whose cores gave the
  *             level above up (one of them did, so all must)
- * @changing: leaves: 1 while a membership change of one of its cores runs
- *            (the gate, also the lock between the leaf's changers)
- * @calls: leaves: domain calls of its cores in progress, entry to return
+ * @changing: the root's only: 1 while a membership change of any core of
+ *            the tree runs (the gate, also the lock between the changers)
+ * @calls: the root's only: domain calls of the tree's cores in progress,
+ *         entry to return
+ * @next: the list of the tree's nodes, for the changer's kicks: the root's
+ *        starts it, each node set up after the root is on it once, NULL
+ *        ends it
  *
  * Caller's storage; set up with coupled_domain_init(), root first.
- * Who writes what: @group.. @assigned only coupled_domain_init(); @candidates,
- * @waiting, @abandoned and @calls the calls (RMWs, and @abandoned a store);
- * @changing the changers (coupled/domain_membership.h).
+ * Who writes what: @group.. @assigned and @next only coupled_domain_init();
+ * @candidates, @waiting, @abandoned and @calls the calls (RMWs, and
+ * @abandoned a store); @changing the changers
+ * (coupled/domain_membership.h).
  */
 struct coupled_domain {
 	struct coupled_group *group;
 	struct coupled_domain *parent;
+	struct coupled_domain *next;
 	uint32_t base;
 	uint32_t depth;
 	uint32_t assigned;
@@ -171,10 +179,12 @@ static inline int coupled_domain_init(struct coupled_domain *d,
  *        leaf's work as for a group, the deadline and should_abort of each
  *        level for that level's round (should_abort gets @core)
  *
- * While a membership change of a core under @leaf runs
+ * While a membership change of any core of the tree runs
  * (coupled_domain_join(), coupled_domain_leave()), the call gives up:
  * COUPLED_ABORT_MEMBERSHIP, at entry, from the leaf's round, or as the
- * outcome of the levels above a leaf round that had already committed.
+ * outcome of the levels above a leaf round that had already committed
+ * (a core that gives a level up because a round-mate did reports
+ * COUPLED_DOMAIN_CANNOT there instead).
  *
  * Context: the core's own execution context, as for coupled_enter_opts();
  * at most one call per core at a time.
@@ -233,16 +243,20 @@ static inline int coupled_domain_wake(struct coupled_domain *leaf,
  * @leaf: the core's leaf node
  * @core: its id in the leaf's group
  *
- * Closes the leaf's gate (calls of the leaf's cores give up with
- * COUPLED_ABORT_MEMBERSHIP, and are woken to see it), waits until no call
- * of a core under the leaf is in progress, joins every level's group,
- * leaf first, and opens the gate.  No round at any level can see the core
- * as a member of one level and not of the level above it.  If a level
- * refuses, the levels already joined are left again.
+ * Closes the tree's gate (the calls of every core of the tree give up
+ * with COUPLED_ABORT_MEMBERSHIP, and every node's group is kicked so that
+ * waiting cores see it), waits until no domain call of the tree is in
+ * progress, joins every level's group, leaf first, and opens the gate.  No
+ * round at any level can see the core as a member of one level and not of
+ * the level above it, and no round that a call began before the change
+ * goes on after it.  If a level refuses, the levels already joined are
+ * left again.  Changes of one tree run one at a time.
  *
- * Context: may wait (for the leaf's calls to return); not from inside a
- * domain call on the core's path (COUPLED_EPERM where the adapter names
- * execution contexts, a deadlock otherwise).
+ * Context: may wait (for the tree's calls to return); never from inside a
+ * domain call of the same tree, at any node (an action, a should_abort):
+ * the change would wait for that call.  COUPLED_EPERM where the adapter
+ * names execution contexts, a deadlock otherwise; so two cores that change
+ * each other's membership from inside their actions both get COUPLED_EPERM.
  * Return: 0; COUPLED_EEXIST if the core is already a member of its leaf;
  * COUPLED_EINVAL for a null @leaf, COUPLED_ERANGE for @core out of range,
  * COUPLED_EPERM from inside a call; else the first level's error.  On an
@@ -256,12 +270,12 @@ static inline int coupled_domain_join(struct coupled_domain *leaf,
  * @leaf: the core's leaf node
  * @core: its id in the leaf's group
  *
- * As coupled_domain_join(): closes the leaf's gate, waits until no call of
- * a core under the leaf is in progress, leaves every level's group, root
- * first, and opens the gate.  Cores of other leaves waiting at a level the
- * core leaves abort there with COUPLED_ABORT_MEMBERSHIP (the group's
- * change) and act at the levels below.  If a level refuses, the levels
- * already left are joined again.
+ * As coupled_domain_join(): closes the tree's gate, waits until no domain
+ * call of the tree is in progress, leaves every level's group, root first,
+ * and opens the gate.  Calls waiting at any level when the gate closes
+ * give that level up with COUPLED_ABORT_MEMBERSHIP and act at the levels
+ * below that committed.  If a level refuses, the levels already left are
+ * joined again.
  *
  * Context: as coupled_domain_join().
  * Return: 0; COUPLED_ENOENT if the core is not a member of its leaf;

@@ -4,7 +4,7 @@
  * one core's call level by level, and coupled_domain_wake().
  *
  * Part of coupled/domain.h (the API and its contracts are there); the
- * membership change and the leaf's gate are in coupled/domain_membership.h.
+ * membership change and the tree's gate are in coupled/domain_membership.h.
  * Who writes what, per field: struct coupled_domain's comment.
  */
 #include "domain.h" /* first: this file is part of coupled/domain.h */
@@ -50,6 +50,16 @@ static inline int coupled_domain_init(struct coupled_domain *d,
 	}
 	d->group = group;
 	d->parent = parent;
+	d->next = (struct coupled_domain *)0;
+	if (parent) {
+		struct coupled_domain *root = parent;
+
+		while (root->parent)
+			root = root->parent;
+		/* Plain: set-up, nothing concurrent (see the Context). */
+		d->next = root->next;
+		root->next = d;
+	}
 	d->assigned = 0;
 	d->depth = parent ? parent->depth + 1 : 1;
 	d->base = parent ? parent->assigned : 0;
@@ -123,9 +133,9 @@ static inline int coupled__domain_checked_path(struct coupled_domain *leaf,
 }
 
 /**
- * coupled__domain_call_begin() - count a call of a leaf's core, unless the
- *                                leaf's gate is closed
- * @leaf: the core's leaf
+ * coupled__domain_call_begin() - count a call of a tree's core, unless the
+ *                                tree's gate is closed
+ * @root: the root of the core's tree (the gate is the root's)
  *
  * The call's half of the gate (coupled__domain_gate_close() is the
  * changer's): a counted call keeps the changer waiting until
@@ -135,7 +145,7 @@ static inline int coupled__domain_checked_path(struct coupled_domain *leaf,
  * Context: the core's own execution context, at the start of its call.
  * Return: true if counted, false if a membership change runs.
  */
-static inline bool coupled__domain_call_begin(struct coupled_domain *leaf)
+static inline bool coupled__domain_call_begin(struct coupled_domain *root)
 {
 	/*
 	 * seq_cst, this RMW and the load of changing after it: a Dekker pair
@@ -143,14 +153,14 @@ static inline bool coupled__domain_call_begin(struct coupled_domain *leaf)
 	 * of calls (coupled__domain_gate_close()).  Either the changer sees
 	 * us counted and waits for our return, or we see its flag.
 	 */
-	coupled_fetch_add(&leaf->calls, 1u, COUPLED_SEQ_CST);
+	coupled_fetch_add(&root->calls, 1u, COUPLED_SEQ_CST);
 	/* seq_cst: the other half of that pair (see above). */
-	if (coupled_load(&leaf->changing, COUPLED_SEQ_CST)) {
+	if (coupled_load(&root->changing, COUPLED_SEQ_CST)) {
 		/*
 		 * relaxed: this call touched nothing shared, so there is
 		 * nothing for the changer's load of calls to acquire.
 		 */
-		coupled_fetch_sub(&leaf->calls, 1u, COUPLED_RELAXED);
+		coupled_fetch_sub(&root->calls, 1u, COUPLED_RELAXED);
 		return false;
 	}
 	return true;
@@ -158,11 +168,11 @@ static inline bool coupled__domain_call_begin(struct coupled_domain *leaf)
 
 /**
  * coupled__domain_call_end() - uncount a call counted by _call_begin()
- * @leaf: the core's leaf
+ * @root: the root of the core's tree
  *
  * Context: the core's own execution context, as its call's last step.
  */
-static inline void coupled__domain_call_end(struct coupled_domain *leaf)
+static inline void coupled__domain_call_end(struct coupled_domain *root)
 {
 	/*
 	 * release: pairs with the changer's seq_cst (acquire) load of calls
@@ -170,28 +180,31 @@ static inline void coupled__domain_call_end(struct coupled_domain *leaf)
 	 * action, happens before the change and whatever the changer does
 	 * after it (taking the core down, say).
 	 */
-	coupled_fetch_sub(&leaf->calls, 1u, COUPLED_RELEASE);
+	coupled_fetch_sub(&root->calls, 1u, COUPLED_RELEASE);
 }
 
 /**
- * coupled__domain_gate_closed() - is a membership change of a core under
- *                                 the call's leaf running?
- * @leaf: the core's leaf
+ * coupled__domain_gate_closed() - is a membership change of a core of the
+ *                                 call's tree running?
+ * @c: the call
  *
  * Polled by every level's abort source while the core waits, so that a
- * changer's wait for the leaf's calls ends soon.
+ * changer's wait for the tree's calls ends soon.
  *
  * Return: true if the gate is closed.
  */
-static inline bool coupled__domain_gate_closed(struct coupled_domain *leaf)
+static inline bool
+coupled__domain_gate_closed(const struct coupled__domain_call *c)
 {
+	struct coupled_domain *root = c->node[c->result.levels - 1];
+
 	/*
 	 * relaxed: only liveness depends on seeing it (safety is the pair in
 	 * coupled__domain_call_begin()); the changer stores it, then kicks
-	 * the path, and a woken waiter's wait returned the adapter's token
+	 * every node, and a woken waiter's wait returned the adapter's token
 	 * with acquire after that kick's release, so its next poll sees it.
 	 */
-	return coupled_load(&leaf->changing, COUPLED_RELAXED) != 0;
+	return coupled_load(&root->changing, COUPLED_RELAXED) != 0;
 }
 
 /**
@@ -244,7 +257,7 @@ static inline void coupled__domain_give_up(struct coupled__domain_call *c,
  * @arg: the leaf's frame
  * @self: the core's id in the leaf's group
  *
- * The leaf's gate (a membership change under the leaf), then the caller's
+ * The tree's gate (a membership change in the tree), then the caller's
  * should_abort for the leaf.  The group itself polls the core's work.
  *
  * Context: the core's own execution context, inside coupled_enter_opts().
@@ -257,7 +270,7 @@ static inline bool coupled__domain_leaf_should_abort(void *arg, uint32_t self)
 	const struct coupled_abort_opts *o =
 		c->opts ? &c->opts[0] : (const struct coupled_abort_opts *)0;
 
-	if (coupled__domain_gate_closed(c->node[0])) {
+	if (coupled__domain_gate_closed(c)) {
 		c->fired = COUPLED_ABORT_MEMBERSHIP;
 		return true;
 	}
@@ -271,7 +284,7 @@ static inline bool coupled__domain_leaf_should_abort(void *arg, uint32_t self)
  * @self: the core's id in the level's group (unused)
  *
  * Polled by the level's round while the core waits: whether another core
- * of its round one level down gave the level up, the leaf's gate, the
+ * of its round one level down gave the level up, the tree's gate, the
  * core's own work (its leaf's adapter), whether every member under the
  * level is still a candidate, then the caller's should_abort for the level.
  *
@@ -307,7 +320,7 @@ static inline bool coupled__domain_should_abort(void *arg, uint32_t self)
 		c->fired = COUPLED_DOMAIN_CANNOT;
 		return true;
 	}
-	if (coupled__domain_gate_closed(c->node[0])) {
+	if (coupled__domain_gate_closed(c)) {
 		c->fired = COUPLED_ABORT_MEMBERSHIP;
 		return true;
 	}
@@ -427,6 +440,7 @@ coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 			  const struct coupled_abort_opts *opts)
 {
 	struct coupled__domain_call c;
+	struct coupled_domain *root;
 	struct coupled_abort_opts leaf_opts;
 	uint32_t k, levels;
 	int ret;
@@ -462,7 +476,8 @@ coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 		c.result.level[k].members = 0;
 		c.result.level[k].round = (const struct coupled_round *)0;
 	}
-	if (!coupled__domain_call_begin(leaf))
+	root = c.node[levels - 1];
+	if (!coupled__domain_call_begin(root))
 		return COUPLED_ABORT_MEMBERSHIP;
 	/*
 	 * relaxed: a candidacy only makes a level possible.  The cores of
@@ -484,7 +499,7 @@ coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 		ret = c.fired;
 	/* The levels still held: committed ones, or all after an abort. */
 	coupled__domain_give_up(&c, 1, false);
-	coupled__domain_call_end(leaf);
+	coupled__domain_call_end(root);
 	return ret;
 }
 

@@ -1,24 +1,25 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * coupled/domain_membership.h - a core's membership at every level of its
- * domain as one step: the leaf's gate, coupled_domain_join() and
+ * domain as one step: the tree's gate, coupled_domain_join() and
  * coupled_domain_leave().
  *
  * Part of coupled/domain.h (the API and its contracts are there).
  *
  * The split it prevents: a level-k round commits with cores A and B, then
  * a change takes B out of level k + 1 before they try it; A commits level
- * k + 1 without B while B learns it is no member there.  So a change of a
- * core first closes its leaf's gate and waits until no call of a core under
- * that leaf is in progress (coupled__domain_gate_close()); new calls of
- * those cores give up at once, waiting ones are woken and give up.  Only
- * then does it change the levels, one by one, and open the gate.  While any
- * level's membership of the core changes, no round containing a core of its
- * leaf is alive or can commit, at any level: every such round is inside a
- * call of those cores.  The rounds of other leaves' cores are unaffected:
- * each of their cores is a member of every level above it before and after
- * the change, which is all that the abandonment argument of
- * coupled/domain_call.h needs (docs/design.md, "Coupled domains").
+ * k + 1 without B while B learns it is no member there.  A and B need not
+ * share a leaf (with a leaf per core, as PSCI has it, they never do), and
+ * the change touches every level up to the root, whose rounds hold every
+ * core of the tree.  So a change first closes the gate of the whole tree,
+ * kept at the root, and waits until no domain call of any core of the tree
+ * is in progress (coupled__domain_gate_close()); new calls give up at once,
+ * waiting ones are woken and give up.  Only then does it change the levels,
+ * one by one, and open the gate.  While any level's membership changes, no
+ * round of any level is alive or can commit: every round is inside calls
+ * of its cores.  A round that committed before the change ends with its
+ * calls, before the change begins, so its cores learn one outcome for every
+ * level above it (docs/design.md, "Coupled domains").
  */
 #include "domain.h" /* first: this file is part of coupled/domain.h */
 
@@ -26,23 +27,20 @@
 #define COUPLED_DOMAIN_MEMBERSHIP_H
 
 /**
- * coupled__domain_gate_close() - stop a leaf's calls and wait until none is
+ * coupled__domain_gate_close() - stop a tree's calls and wait until none is
  *                                in progress
- * @leaf: the leaf
- * @node: the leaf's path, leaf first (its groups are kicked)
- * @levels: the number of levels on the path
+ * @root: the tree's root (the gate is its @changing and @calls)
  *
- * Takes the gate (the lock between the leaf's changers), kicks every group
- * on the path so that waiting cores poll their abort sources and see it,
- * then waits for the leaf's call count to drop to 0.
+ * Takes the gate (the lock between the tree's changers), kicks every
+ * node's group so that waiting cores poll their abort sources and see it,
+ * then waits for the tree's call count to drop to 0.
  *
- * Context: a changer, not inside a call on the path; may wait.
+ * Context: a changer, not inside a domain call of the tree; may wait.
  */
-static inline void coupled__domain_gate_close(struct coupled_domain *leaf,
-					      struct coupled_domain **node,
-					      uint32_t levels)
+static inline void coupled__domain_gate_close(struct coupled_domain *root)
 {
-	uint32_t expected = 0, k;
+	struct coupled_domain *d;
+	uint32_t expected = 0;
 
 	/*
 	 * seq_cst on success: the changer's half of the Dekker pair with
@@ -50,36 +48,37 @@ static inline void coupled__domain_gate_close(struct coupled_domain *leaf,
 	 * calls below); as an RMW reading the previous changer's release
 	 * store of 0, also its acquire.  relaxed on failure: we retry.
 	 */
-	while (!coupled_cas(&leaf->changing, &expected, 1u, COUPLED_SEQ_CST,
+	while (!coupled_cas(&root->changing, &expected, 1u, COUPLED_SEQ_CST,
 			    COUPLED_RELAXED)) {
 		expected = 0;
-		coupled_adapter_relax(coupled_group_adapter(leaf->group));
+		coupled_adapter_relax(coupled_group_adapter(root->group));
 	}
 	/*
-	 * The kick follows the store of changing: a waiter whose wait it
+	 * The kicks follow the store of changing: a waiter whose wait one
 	 * ends, or whose wait preparation reads its token, polls after it
-	 * (coupled__domain_gate_closed()).
+	 * (coupled__domain_gate_closed()).  Every node: a core of any leaf
+	 * may wait in any round of the tree, its own leaf's included.
 	 */
-	for (k = 0; k < levels; k++)
-		(void)coupled_group_kick(node[k]->group);
+	for (d = root; d; d = d->next)
+		(void)coupled_group_kick(d->group);
 	/*
 	 * seq_cst: the other half of the pair with _call_begin(); reading 0
 	 * also acquires every finished call's release in _call_end().
 	 */
-	while (coupled_load(&leaf->calls, COUPLED_SEQ_CST)) {
-		COUPLED_HOOK(leaf->group, leaf->group->capacity,
+	while (coupled_load(&root->calls, COUPLED_SEQ_CST)) {
+		COUPLED_HOOK(root->group, root->group->capacity,
 			     COUPLED_HOOK_DOMAIN_DRAIN);
-		coupled_adapter_relax(coupled_group_adapter(leaf->group));
+		coupled_adapter_relax(coupled_group_adapter(root->group));
 	}
 }
 
 /**
- * coupled__domain_gate_open() - let a leaf's calls run again
- * @leaf: the leaf, its gate held by the caller
+ * coupled__domain_gate_open() - let a tree's calls run again
+ * @root: the tree's root, its gate held by the caller
  *
  * Context: the changer that closed the gate.
  */
-static inline void coupled__domain_gate_open(struct coupled_domain *leaf)
+static inline void coupled__domain_gate_open(struct coupled_domain *root)
 {
 	/*
 	 * release: pairs with the seq_cst load of changing in
@@ -87,7 +86,7 @@ static inline void coupled__domain_gate_open(struct coupled_domain *leaf)
 	 * the change wrote happens before every call that finds the gate
 	 * open (each group also publishes its own change).
 	 */
-	coupled_store(&leaf->changing, 0u, COUPLED_RELEASE);
+	coupled_store(&root->changing, 0u, COUPLED_RELEASE);
 }
 
 /**
@@ -102,12 +101,13 @@ static inline void coupled__domain_gate_open(struct coupled_domain *leaf)
  *           the leaf), false for coupled_domain_leave() (it must be one)
  *
  * Context: a changer.
- * Return: 0 with the leaf's gate closed (coupled__domain_gate_close()): the
+ * Return: 0 with the tree's gate closed (coupled__domain_gate_close()): the
  * caller changes the levels and opens it; COUPLED_EINVAL, COUPLED_ERANGE as
  * coupled__domain_checked_path(); COUPLED_EPERM if the caller is inside a
- * call of a group on the path (closing the gate would wait for itself);
- * COUPLED_EEXIST or COUPLED_ENOENT for a refused request, which closes
- * nothing (coupled_join() or coupled_leave() check again under the gate).
+ * call of any node's group of the tree (closing the gate would wait for
+ * itself; found where the adapter names execution contexts); COUPLED_EEXIST
+ * or COUPLED_ENOENT for a refused request, which closes nothing
+ * (coupled_join() or coupled_leave() check again under the gate).
  */
 static inline int coupled__domain_change_begin(struct coupled_domain *leaf,
 					       uint32_t core,
@@ -115,18 +115,24 @@ static inline int coupled__domain_change_begin(struct coupled_domain *leaf,
 					       uint32_t *id, uint32_t *levels,
 					       bool joining)
 {
-	uint32_t k;
+	struct coupled_domain *root, *d;
 	int ret;
 
 	ret = coupled__domain_checked_path(leaf, core, node, id, levels);
 	if (ret)
 		return ret;
-	for (k = 0; k < *levels; k++)
-		if (coupled__caller_inside(node[k]->group))
+	root = node[*levels - 1];
+	/*
+	 * Every node, not only the path: a domain call of any core of the
+	 * tree holds the gate open, and the caller's code that a call runs
+	 * (action, should_abort, work check) runs inside its leaf's group.
+	 */
+	for (d = root; d; d = d->next)
+		if (coupled__caller_inside(d->group))
 			return COUPLED_EPERM;
 	if (coupled_is_member(leaf->group, core) == joining)
 		return joining ? COUPLED_EEXIST : COUPLED_ENOENT;
-	coupled__domain_gate_close(leaf, node, *levels);
+	coupled__domain_gate_close(root);
 	COUPLED_HOOK(leaf->group, leaf->group->capacity,
 		     COUPLED_HOOK_DOMAIN_CHANGE);
 	return 0;
@@ -150,7 +156,7 @@ static inline int coupled_domain_join(struct coupled_domain *leaf,
 			break;
 		}
 	}
-	coupled__domain_gate_open(leaf);
+	coupled__domain_gate_open(node[levels - 1]);
 	return ret;
 }
 
@@ -173,7 +179,7 @@ static inline int coupled_domain_leave(struct coupled_domain *leaf,
 			break;
 		}
 	}
-	coupled__domain_gate_open(leaf);
+	coupled__domain_gate_open(node[levels - 1]);
 	return ret;
 }
 

@@ -44,12 +44,13 @@ enum coupled_hook_point {
 	COUPLED_HOOK_DOMAIN_GIVE_UP, /* domain: a level was not committed,
 				      * before giving it up (the same) */
 	COUPLED_HOOK_DOMAIN_DRAIN,   /* domain: each turn of a changer's wait
-				      * for its leaf's calls (leaf group,
+				      * for the tree's calls (root group,
 				      * capacity) */
-	COUPLED_HOOK_DOMAIN_CHANGE   /* domain: a changer holds its leaf's gate
-				      * and no call of the leaf is in
+	COUPLED_HOOK_DOMAIN_CHANGE   /* domain: a changer holds the tree's
+				      * gate and no call of the tree is in
 				      * progress, before changing the levels
-				      * (the same) */
+				      * (the changed core's leaf group,
+				      * capacity) */
 };
 
 #ifndef COUPLED_HOOK

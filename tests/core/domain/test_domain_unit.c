@@ -236,7 +236,7 @@ static void test_gate_closed(void)
 	static const uint32_t cl[1] = { 1 };
 	int32_t req[3] = { 1, 1, 1 };
 
-	TEST_CASE("enter: a closed leaf gate gives ABORT_MEMBERSHIP, "
+	TEST_CASE("enter: a closed tree gate gives ABORT_MEMBERSHIP, "
 		  "untouched");
 	tree_build(&t, 1, cl, 1, 0);
 	actions = 0;
@@ -246,12 +246,15 @@ static void test_gate_closed(void)
 	coupled_pthread_set_work_check(coupled_group_adapter(t.leaf[0]->group),
 				       count_work_polls, NULL);
 #endif
-	/* relaxed: single-threaded; stands for a changer's gate. */
-	coupled_store(&t.leaf[0]->changing, 1u, COUPLED_RELAXED);
+	/*
+	 * relaxed: single-threaded; stands for a changer's gate, which is
+	 * the root's (node 0), whichever core changes.
+	 */
+	coupled_store(&t.node[0].changing, 1u, COUPLED_RELAXED);
 	CHECK_EQ(coupled_domain_enter(t.leaf[0], 0, req, action_none, NULL),
 		 COUPLED_ABORT_MEMBERSHIP);
-	CHECK_EQ(coupled_load(&t.leaf[0]->calls, COUPLED_RELAXED), 0);
-	coupled_store(&t.leaf[0]->changing, 0u, COUPLED_RELAXED);
+	CHECK_EQ(coupled_load(&t.node[0].calls, COUPLED_RELAXED), 0);
+	coupled_store(&t.node[0].changing, 0u, COUPLED_RELAXED);
 #ifdef COUPLED_ADAPTER_PTHREAD
 	CHECK_EQ(work_polls, 0);
 #endif
@@ -261,7 +264,7 @@ static void test_gate_closed(void)
 	CHECK_EQ(coupled_domain_enter(t.leaf[0], 0, req, record, NULL),
 		 COUPLED_COMMITTED);
 	CHECK_EQ(seen.depth, 3);
-	CHECK_EQ(coupled_load(&t.leaf[0]->calls, COUPLED_RELAXED), 0);
+	CHECK_EQ(coupled_load(&t.node[0].calls, COUPLED_RELAXED), 0);
 #ifdef COUPLED_ADAPTER_PTHREAD
 	CHECK(work_polls > 0);
 	coupled_pthread_set_work_check(coupled_group_adapter(t.leaf[0]->group),
