@@ -133,9 +133,27 @@ static inline int coupled__domain_checked_path(struct coupled_domain *leaf,
 }
 
 /**
+ * coupled__domain_gate() - the node that holds a tree's gate
+ * @node: a core's path, leaf first
+ * @levels: its length
+ *
+ * The root: a change touches every level up to it, and the root's rounds
+ * hold every core of the tree.  (A gate per leaf would leave the rounds of
+ * cores of other leaves alive during a change, splitting them: the PSCI
+ * shape, docs/design.md.)
+ *
+ * Return: the node whose @changing and @calls are the tree's gate.
+ */
+static inline struct coupled_domain *
+coupled__domain_gate(struct coupled_domain *const *node, uint32_t levels)
+{
+	return node[levels - 1];
+}
+
+/**
  * coupled__domain_call_begin() - count a call of a tree's core, unless the
  *                                tree's gate is closed
- * @root: the root of the core's tree (the gate is the root's)
+ * @gate: the node that holds the gate (coupled__domain_gate())
  *
  * The call's half of the gate (coupled__domain_gate_close() is the
  * changer's): a counted call keeps the changer waiting until
@@ -145,7 +163,7 @@ static inline int coupled__domain_checked_path(struct coupled_domain *leaf,
  * Context: the core's own execution context, at the start of its call.
  * Return: true if counted, false if a membership change runs.
  */
-static inline bool coupled__domain_call_begin(struct coupled_domain *root)
+static inline bool coupled__domain_call_begin(struct coupled_domain *gate)
 {
 	/*
 	 * seq_cst, this RMW and the load of changing after it: a Dekker pair
@@ -153,14 +171,14 @@ static inline bool coupled__domain_call_begin(struct coupled_domain *root)
 	 * of calls (coupled__domain_gate_close()).  Either the changer sees
 	 * us counted and waits for our return, or we see its flag.
 	 */
-	coupled_fetch_add(&root->calls, 1u, COUPLED_SEQ_CST);
+	coupled_fetch_add(&gate->calls, 1u, COUPLED_SEQ_CST);
 	/* seq_cst: the other half of that pair (see above). */
-	if (coupled_load(&root->changing, COUPLED_SEQ_CST)) {
+	if (coupled_load(&gate->changing, COUPLED_SEQ_CST)) {
 		/*
 		 * relaxed: this call touched nothing shared, so there is
 		 * nothing for the changer's load of calls to acquire.
 		 */
-		coupled_fetch_sub(&root->calls, 1u, COUPLED_RELAXED);
+		coupled_fetch_sub(&gate->calls, 1u, COUPLED_RELAXED);
 		return false;
 	}
 	return true;
@@ -168,11 +186,11 @@ static inline bool coupled__domain_call_begin(struct coupled_domain *root)
 
 /**
  * coupled__domain_call_end() - uncount a call counted by _call_begin()
- * @root: the root of the core's tree
+ * @gate: the node that holds the gate (coupled__domain_gate())
  *
  * Context: the core's own execution context, as its call's last step.
  */
-static inline void coupled__domain_call_end(struct coupled_domain *root)
+static inline void coupled__domain_call_end(struct coupled_domain *gate)
 {
 	/*
 	 * release: pairs with the changer's seq_cst (acquire) load of calls
@@ -180,7 +198,7 @@ static inline void coupled__domain_call_end(struct coupled_domain *root)
 	 * action, happens before the change and whatever the changer does
 	 * after it (taking the core down, say).
 	 */
-	coupled_fetch_sub(&root->calls, 1u, COUPLED_RELEASE);
+	coupled_fetch_sub(&gate->calls, 1u, COUPLED_RELEASE);
 }
 
 /**
@@ -196,7 +214,8 @@ static inline void coupled__domain_call_end(struct coupled_domain *root)
 static inline bool
 coupled__domain_gate_closed(const struct coupled__domain_call *c)
 {
-	struct coupled_domain *root = c->node[c->result.levels - 1];
+	struct coupled_domain *gate =
+		coupled__domain_gate(c->node, c->result.levels);
 
 	/*
 	 * relaxed: only liveness depends on seeing it (safety is the pair in
@@ -204,7 +223,7 @@ coupled__domain_gate_closed(const struct coupled__domain_call *c)
 	 * every node, and a woken waiter's wait returned the adapter's token
 	 * with acquire after that kick's release, so its next poll sees it.
 	 */
-	return coupled_load(&root->changing, COUPLED_RELAXED) != 0;
+	return coupled_load(&gate->changing, COUPLED_RELAXED) != 0;
 }
 
 /**
@@ -440,7 +459,7 @@ coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 			  const struct coupled_abort_opts *opts)
 {
 	struct coupled__domain_call c;
-	struct coupled_domain *root;
+	struct coupled_domain *gate;
 	struct coupled_abort_opts leaf_opts;
 	uint32_t k, levels;
 	int ret;
@@ -476,8 +495,8 @@ coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 		c.result.level[k].members = 0;
 		c.result.level[k].round = (const struct coupled_round *)0;
 	}
-	root = c.node[levels - 1];
-	if (!coupled__domain_call_begin(root))
+	gate = coupled__domain_gate(c.node, levels);
+	if (!coupled__domain_call_begin(gate))
 		return COUPLED_ABORT_MEMBERSHIP;
 	/*
 	 * relaxed: a candidacy only makes a level possible.  The cores of
@@ -499,7 +518,7 @@ coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 		ret = c.fired;
 	/* The levels still held: committed ones, or all after an abort. */
 	coupled__domain_give_up(&c, 1, false);
-	coupled__domain_call_end(root);
+	coupled__domain_call_end(gate);
 	return ret;
 }
 

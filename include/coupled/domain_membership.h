@@ -29,7 +29,8 @@
 /**
  * coupled__domain_gate_close() - stop a tree's calls and wait until none is
  *                                in progress
- * @root: the tree's root (the gate is its @changing and @calls)
+ * @gate: the node that holds the tree's gate (coupled__domain_gate())
+ * @root: the tree's root, the head of its list of nodes
  *
  * Takes the gate (the lock between the tree's changers), kicks every
  * node's group so that waiting cores poll their abort sources and see it,
@@ -37,7 +38,8 @@
  *
  * Context: a changer, not inside a domain call of the tree; may wait.
  */
-static inline void coupled__domain_gate_close(struct coupled_domain *root)
+static inline void coupled__domain_gate_close(struct coupled_domain *gate,
+					      struct coupled_domain *root)
 {
 	struct coupled_domain *d;
 	uint32_t expected = 0;
@@ -48,10 +50,10 @@ static inline void coupled__domain_gate_close(struct coupled_domain *root)
 	 * calls below); as an RMW reading the previous changer's release
 	 * store of 0, also its acquire.  relaxed on failure: we retry.
 	 */
-	while (!coupled_cas(&root->changing, &expected, 1u, COUPLED_SEQ_CST,
+	while (!coupled_cas(&gate->changing, &expected, 1u, COUPLED_SEQ_CST,
 			    COUPLED_RELAXED)) {
 		expected = 0;
-		coupled_adapter_relax(coupled_group_adapter(root->group));
+		coupled_adapter_relax(coupled_group_adapter(gate->group));
 	}
 	/*
 	 * The kicks follow the store of changing: a waiter whose wait one
@@ -65,20 +67,20 @@ static inline void coupled__domain_gate_close(struct coupled_domain *root)
 	 * seq_cst: the other half of the pair with _call_begin(); reading 0
 	 * also acquires every finished call's release in _call_end().
 	 */
-	while (coupled_load(&root->calls, COUPLED_SEQ_CST)) {
-		COUPLED_HOOK(root->group, root->group->capacity,
+	while (coupled_load(&gate->calls, COUPLED_SEQ_CST)) {
+		COUPLED_HOOK(gate->group, gate->group->capacity,
 			     COUPLED_HOOK_DOMAIN_DRAIN);
-		coupled_adapter_relax(coupled_group_adapter(root->group));
+		coupled_adapter_relax(coupled_group_adapter(gate->group));
 	}
 }
 
 /**
  * coupled__domain_gate_open() - let a tree's calls run again
- * @root: the tree's root, its gate held by the caller
+ * @gate: the node that holds the tree's gate, held by the caller
  *
  * Context: the changer that closed the gate.
  */
-static inline void coupled__domain_gate_open(struct coupled_domain *root)
+static inline void coupled__domain_gate_open(struct coupled_domain *gate)
 {
 	/*
 	 * release: pairs with the seq_cst load of changing in
@@ -86,7 +88,7 @@ static inline void coupled__domain_gate_open(struct coupled_domain *root)
 	 * the change wrote happens before every call that finds the gate
 	 * open (each group also publishes its own change).
 	 */
-	coupled_store(&root->changing, 0u, COUPLED_RELEASE);
+	coupled_store(&gate->changing, 0u, COUPLED_RELEASE);
 }
 
 /**
@@ -132,7 +134,7 @@ static inline int coupled__domain_change_begin(struct coupled_domain *leaf,
 			return COUPLED_EPERM;
 	if (coupled_is_member(leaf->group, core) == joining)
 		return joining ? COUPLED_EEXIST : COUPLED_ENOENT;
-	coupled__domain_gate_close(root);
+	coupled__domain_gate_close(coupled__domain_gate(node, *levels), root);
 	COUPLED_HOOK(leaf->group, leaf->group->capacity,
 		     COUPLED_HOOK_DOMAIN_CHANGE);
 	return 0;
@@ -156,7 +158,7 @@ static inline int coupled_domain_join(struct coupled_domain *leaf,
 			break;
 		}
 	}
-	coupled__domain_gate_open(node[levels - 1]);
+	coupled__domain_gate_open(coupled__domain_gate(node, levels));
 	return ret;
 }
 
@@ -179,7 +181,7 @@ static inline int coupled_domain_leave(struct coupled_domain *leaf,
 			break;
 		}
 	}
-	coupled__domain_gate_open(node[levels - 1]);
+	coupled__domain_gate_open(coupled__domain_gate(node, levels));
 	return ret;
 }
 
