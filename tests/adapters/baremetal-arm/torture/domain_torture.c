@@ -24,14 +24,26 @@
  * polls.  Each core calls until TORTURE_LEAF_ROUNDS leaf rounds committed
  * in all.
  *
- * Membership changes inside the calls: core 1 (global numbering: cluster
- * 0's second core) leaves the domain and rejoins it over and over, and it
- * is not its own changer: core 3 (cluster 1's second core), between two of
- * its own calls, about one call in TORTURE_CHANGE_EVERY, calls
- * coupled_domain_leave() or coupled_domain_join() for it while core 1 and
- * the others keep calling, so the change lands wherever core 1's call is.
- * Core 1's calls while it is out return COUPLED_ENOENT (or, during a
- * change, COUPLED_ABORT_MEMBERSHIP), and it yields before the next.
+ * Membership changes during the rounds, and never by the changed core's
+ * own hand: between two of its own calls (so inside no domain call of the
+ * tree), about one call in TORTURE_CHANGE_EVERY, any core, in the domain
+ * or out of it (a core that hot-plugs others), takes the changers' token
+ * and changes another core chosen at random: coupled_domain_leave() if it
+ * is in (while fewer than TORTURE_MAX_OUT are out), coupled_domain_join()
+ * if it is out.  The changed core and the others keep calling, so the
+ * change lands wherever their calls are: in a leaf round, waiting at a
+ * cluster or the system, between a lower round's commit and the try above
+ * it.  With a core of the other cluster out, the changer can be the only
+ * core that a system round lacks: the window of a split (a cluster round
+ * whose cores learn different outcomes for the system).  To widen that
+ * window under single-threaded TCG, a core yields, one time in two,
+ * before it tries a level above its leaf and before its arrival there
+ * (the library's test hooks DOMAIN_TRY and ARRIVE).  A core's calls while
+ * it is out return COUPLED_ENOENT (during a change,
+ * COUPLED_ABORT_MEMBERSHIP), and it yields before the next.  From inside
+ * the action, about one in TORTURE_EPERM_EVERY, the core also asks to
+ * change a random core (itself included): that must be refused with
+ * COUPLED_EPERM (the adapters name execution contexts).
  *
  * The oracle, on the target, per level (tests/common/domain_oracle.h, the
  * one of the hosted stress test and the kernel's domain test):
@@ -45,13 +57,16 @@
  *    same generation and parameter, which is the minimum of their
  *    requests, and all with the same outcome of every level above (no
  *    split): the report that completes a round checks it;
+ *  - a change asked for from inside a domain call returns COUPLED_EPERM;
  *  - after the run: no round left half reported; the cores' entries of
- *    each node equal the library's count of its commits; both membership
- *    changes happened at least TORTURE_MIN_CHANGES times each;
+ *    each node equal the library's count of its commits; every core left
+ *    and rejoined at least TORTURE_MIN_CHANGES times, every core made
+ *    changes of others, and the EPERM check ran;
  *  - termination: a core that sees no leaf round commit anywhere for
- *    TORTURE_WATCHDOG_S seconds while it waits fails the run (a level that
- *    cannot commit kept cores waiting), and core 0 fails it likewise if a
- *    core never finishes.
+ *    TORTURE_WATCHDOG_S seconds, while it waits in a call or between its
+ *    calls, fails the run (a level that cannot commit kept cores waiting,
+ *    or a change never ends), and core 0 fails it likewise if a core never
+ *    finishes.
  *
  * Core 0 prints "domain_torture: PASS ... leaf=N cluster=N system=N ..."
  * or "domain_torture: FAIL ..." and exits through the board (semihosting:
@@ -64,6 +79,11 @@
 #include <stdint.h>
 
 #include "board.h"
+
+/* The library's test hooks (coupled/hook.h): torture_hook(), below. */
+static void torture_hook(const void *group, uint32_t self, int point);
+#define COUPLED_HOOK(group, self, point) torture_hook((group), (self), (point))
+
 #include "coupled/coupled.h"
 #include "coupled/domain.h"
 
@@ -94,12 +114,21 @@
 #ifndef TORTURE_SEED
 #define TORTURE_SEED 0u
 #endif
-/* The changer's calls per membership change of the changed core, about. */
+/* A core's calls per attempt to make the next membership change, about. */
 #ifndef TORTURE_CHANGE_EVERY
-#define TORTURE_CHANGE_EVERY 16u
+#define TORTURE_CHANGE_EVERY 48u
 #endif
+/* The most cores out of the domain at a time. */
+#ifndef TORTURE_MAX_OUT
+#define TORTURE_MAX_OUT 2u
+#endif
+/* The leaves and the joins each core must have had, each. */
 #ifndef TORTURE_MIN_CHANGES
 #define TORTURE_MIN_CHANGES 100u
+#endif
+/* A core's actions per change asked for from inside one; 0: none. */
+#ifndef TORTURE_EPERM_EVERY
+#define TORTURE_EPERM_EVERY 64u
 #endif
 
 #define NCORES 4u
@@ -107,8 +136,6 @@
 #define LEVELS 3u
 #define OUTCOMES 11 /* COUPLED_COMMITTED .. COUPLED_DOMAIN_NOT_TRIED */
 #define RING 4u     /* oracle records per node, indexed by generation */
-#define CHANGED 1u  /* the core that leaves and rejoins (global number) */
-#define CHANGER 3u  /* the core that changes it */
 
 /* An abort armed for one call: fires once its poll count has run out. */
 struct armed {
@@ -135,9 +162,9 @@ struct core {
 	uint32_t commits[LEVELS];
 	uint32_t outcomes[LEVELS][OUTCOMES];
 	uint32_t leaf_aborts[COUPLED_ABORT_REASONS];
-	uint32_t out;           /* calls while out of the domain */
-	uint32_t leaves, joins; /* the changer's changes */
-	bool in;                /* the changer: the changed core is in */
+	uint32_t out;     /* calls while out of the domain */
+	uint32_t changes; /* changes of other cores made by this one */
+	uint32_t eperm;   /* changes asked for inside the action, refused */
 	bool have_gen[LEVELS];
 	uint32_t last_gen[LEVELS];
 } __attribute__((aligned(64)));
@@ -149,8 +176,47 @@ static uint32_t cpu_of[NCORES]; /* global core number -> board index */
 static atomic_uint leaf_done;   /* committed leaf rounds, all cores */
 static atomic_uint arrived, started, finished;
 static uint32_t ncpus;
+/*
+ * The changers' token: its holder alone reads and writes the membership
+ * state and the counts below (acquire on taking it, release on giving it
+ * back).
+ */
+static atomic_flag change_token = ATOMIC_FLAG_INIT;
+static bool is_out[NCORES];       /* per core (global number): out now */
+static uint32_t nout;             /* cores out now */
+static uint32_t left_n[NCORES];   /* leaves per core */
+static uint32_t joined_n[NCORES]; /* joins per core */
 static uint64_t seed, freq;
 static const char *topology = "index";
+
+/*
+ * The hooks: a yield, one time in two, before a core tries a level above
+ * its leaf and before its arrival at one, where single-threaded TCG would
+ * otherwise rarely switch cores; there a change can land between a lower
+ * round's commit and the try above it, or between direct's poll of its
+ * abort sources and its arrival.
+ */
+static atomic_uint hook_draws;
+
+static void torture_hook(const void *group, uint32_t self, int point)
+{
+	uint32_t n;
+
+	(void)self;
+	if (point == COUPLED_HOOK_ARRIVE) {
+		for (n = 0; n < tree.nodes; n++)
+			if ((const void *)&tree.group[n] == group)
+				break;
+		if (n == tree.nodes || tree.level[n] == 0u)
+			return;
+	} else if (point != COUPLED_HOOK_DOMAIN_TRY) {
+		return;
+	}
+	/* relaxed: only a stream of draws, shared by the cores. */
+	n = atomic_fetch_add_explicit(&hook_draws, 1u, memory_order_relaxed);
+	if ((n * 2654435761u) >> 31)
+		TORTURE_YIELD();
+}
 
 static __attribute__((noreturn)) void fail(uint32_t cpu, const char *what,
 					   uint64_t a, uint64_t b)
@@ -251,6 +317,29 @@ oracle_fail(struct core *c, const struct oracle_failure *f, uint32_t k)
 	     (uint64_t)f->b);
 }
 
+#if TORTURE_EPERM_EVERY
+/*
+ * From inside the action: a change of any core of the tree, the caller
+ * included, must be refused (it would wait for this very call).
+ */
+static void change_inside(struct core *c)
+{
+	uint32_t t = rnd(c, NCORES);
+	int rc;
+
+	if (rnd(c, 2))
+		rc = coupled_domain_leave(tree.leaf[t], tree.id[t]);
+	else
+		rc = coupled_domain_join(tree.leaf[t], tree.id[t]);
+	if (rc != COUPLED_EPERM)
+		fail(c->cpu,
+		     "a change from inside a domain call was not refused"
+		     " with COUPLED_EPERM",
+		     (uint64_t)(int64_t)rc, t);
+	c->eperm++;
+}
+#endif
+
 /* The action: check the levels of this call, report the committed ones. */
 static void action(const struct coupled_domain_round *r, void *ctx)
 {
@@ -297,30 +386,48 @@ static void action(const struct coupled_domain_round *r, void *ctx)
 					 coupled_reduce_min, &f) < 0)
 			oracle_fail(c, &f, k);
 	}
+#if TORTURE_EPERM_EVERY
+	if (rnd(c, TORTURE_EPERM_EVERY) == 0)
+		change_inside(c);
+#endif
 	/* relaxed: a count; read for the stop and by the watchdog. */
 	atomic_fetch_add_explicit(&leaf_done, 1u, memory_order_relaxed);
 }
 
 /*
- * The changer, between two of its own calls: take the changed core out of
- * every level, or put it back, whatever its call is doing now.
+ * Between two of the caller's own calls, whether the caller is in the
+ * domain or out of it: if no other core is changing, take another core,
+ * chosen at random, out of every level, or put it back if it is out.  At
+ * most TORTURE_MAX_OUT cores are out at a time.
  */
 static void change(struct core *c)
 {
-	struct coupled_domain *leaf = tree.leaf[CHANGED];
+	uint32_t t = rnd(c, NCORES - 1u);
 	int rc;
 
-	if (c->in) {
-		rc = coupled_domain_leave(leaf, tree.id[CHANGED]);
-		c->leaves++;
-	} else {
-		rc = coupled_domain_join(leaf, tree.id[CHANGED]);
-		c->joins++;
+	t += t >= c->global; /* any core but the caller */
+	/* acquire: pairs with the last holder's release; the state is ours. */
+	if (atomic_flag_test_and_set_explicit(&change_token,
+					      memory_order_acquire))
+		return;
+	if (is_out[t] || nout < TORTURE_MAX_OUT) {
+		if (is_out[t]) {
+			rc = coupled_domain_join(tree.leaf[t], tree.id[t]);
+			joined_n[t]++;
+			nout--;
+		} else {
+			rc = coupled_domain_leave(tree.leaf[t], tree.id[t]);
+			left_n[t]++;
+			nout++;
+		}
+		if (rc != 0)
+			fail(c->cpu, "a membership change refused",
+			     (uint64_t)(int64_t)rc, t);
+		is_out[t] = !is_out[t];
+		c->changes++;
 	}
-	if (rc != 0)
-		fail(c->cpu, "a membership change refused",
-		     (uint64_t)(int64_t)rc, c->in);
-	c->in = !c->in;
+	/* release: the state and the counts, for the next holder. */
+	atomic_flag_clear_explicit(&change_token, memory_order_release);
 }
 
 static void run(struct core *c)
@@ -355,7 +462,7 @@ static void run(struct core *c)
 					       c->requests, action, c, opts);
 		if (domain_oracle_call_end(&c->call, rc, &f))
 			oracle_fail(c, &f, 0);
-		if (rc == COUPLED_ENOENT && c->global == CHANGED) {
+		if (rc == COUPLED_ENOENT) {
 			c->out++; /* out of the domain for now */
 			TORTURE_YIELD();
 		} else if (rc < 0 || rc >= COUPLED_ABORT_REASONS) {
@@ -365,8 +472,10 @@ static void run(struct core *c)
 			c->leaf_aborts[rc]++;
 			TORTURE_YIELD(); /* as firmware would do its work */
 		}
-		if (c->global == CHANGER && rnd(c, TORTURE_CHANGE_EVERY) == 0)
+		if (rnd(c, TORTURE_CHANGE_EVERY) == 0)
 			change(c);
+		/* A change that never ends stops every leaf round. */
+		watchdog(c);
 	}
 }
 
@@ -436,7 +545,6 @@ static void build_tree(void)
 	for (n = 0; n < tree.nodes; n++)
 		for (j = 0; j < RING; j++)
 			domain_oracle_init(&rec[n][j]);
-	cores[cpu_of[CHANGER]].in = true;
 }
 
 static uint32_t stats_commits(struct coupled_group *g)
@@ -472,8 +580,7 @@ static void report(uint64_t ticks)
 	uint32_t lib_rounds[LEVELS];
 	/* static: no memset from the compiler (clang's ARMv7 __aeabi_memclr). */
 	static uint32_t tot[LEVELS][OUTCOMES];
-	uint32_t leaf_ab = 0, aborts;
-	struct core *ch = &cores[cpu_of[CHANGER]];
+	uint32_t leaf_ab = 0, aborts, eperm = 0, leaves = 0, joins = 0;
 	struct oracle_failure f;
 
 	/*
@@ -510,6 +617,20 @@ static void report(uint64_t ticks)
 				tot[k][o] += c->outcomes[k][o];
 		for (o = 0; o < COUPLED_ABORT_REASONS; o++)
 			leaf_ab += c->leaf_aborts[o];
+		eperm += c->eperm;
+		/*
+		 * The token's last release, then the finish's, ordered the
+		 * changers' counts before this read.
+		 */
+		leaves += left_n[i];
+		joins += joined_n[i];
+		/* Not vacuous: every core left, rejoined, changed others. */
+		if (left_n[i] < TORTURE_MIN_CHANGES ||
+		    joined_n[i] < TORTURE_MIN_CHANGES)
+			fail(0, "a core left or rejoined too few times",
+			     ((uint64_t)i << 32) | left_n[i], joined_n[i]);
+		if (!cores[cpu_of[i]].changes)
+			fail(0, "a core never changed another", i, 0);
 	}
 	if (leaf != atomic_load_explicit(&leaf_done, memory_order_relaxed) ||
 	    leaf < TORTURE_LEAF_ROUNDS || rounds[0] != leaf)
@@ -520,9 +641,10 @@ static void report(uint64_t ticks)
 	/* Not vacuous: both upper levels committed and were given up. */
 	if (!rounds[1] || !rounds[2])
 		fail(0, "an upper level never committed", rounds[1], rounds[2]);
-	/* Not vacuous: the changed core left and rejoined. */
-	if (ch->leaves < TORTURE_MIN_CHANGES || ch->joins < TORTURE_MIN_CHANGES)
-		fail(0, "too few membership changes", ch->leaves, ch->joins);
+#if TORTURE_EPERM_EVERY
+	if (!eperm)
+		fail(0, "no change was asked for from inside a call", 0, 0);
+#endif
 	aborts = leaf_ab;
 	for (k = 1; k < LEVELS; k++)
 		aborts += tot[k][COUPLED_DOMAIN_CANNOT] +
@@ -547,9 +669,19 @@ static void report(uint64_t ticks)
 	put_kv("aborts", aborts);
 	put_kv("leaf_aborts", leaf_ab);
 	put_kv("calls", calls);
-	put_kv("leaves", ch->leaves);
-	put_kv("joins", ch->joins);
+	put_kv("leaves", leaves);
+	put_kv("joins", joins);
+	board_puts(" per_core=");
+	for (i = 0; i < NCORES; i++) {
+		board_puts(i ? "," : "");
+		board_put_u64(left_n[i]);
+		board_puts("/");
+		board_put_u64(joined_n[i]);
+		board_puts("/");
+		board_put_u64(cores[cpu_of[i]].changes);
+	}
 	put_kv("calls_out", out);
+	put_kv("eperm", eperm);
 	for (k = 1; k < LEVELS; k++) {
 		board_puts(k == 1 ? " cluster_outcomes=" : " system_outcomes=");
 		for (j = 0; j < sizeof(outcome_keys) / sizeof(outcome_keys[0]);
