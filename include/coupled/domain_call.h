@@ -166,6 +166,15 @@ coupled__domain_gate(struct coupled_domain *const *node, uint32_t levels)
 static inline bool coupled__domain_call_begin(struct coupled_domain *gate)
 {
 	/*
+	 * relaxed: a shortcut for a gate seen closed, before the RMW, so that
+	 * the calls of the whole tree, refused and retried during a change,
+	 * do not keep the changer's count from reaching 0 (a refused call
+	 * preempted while counted holds it for a time slice).  Refusing
+	 * touches nothing; a stale 0 takes the full path below.
+	 */
+	if (coupled_load(&gate->changing, COUPLED_RELAXED))
+		return false;
+	/*
 	 * seq_cst, this RMW and the load of changing after it: a Dekker pair
 	 * with the changer's seq_cst CAS of changing, then its seq_cst load
 	 * of calls (coupled__domain_gate_close()).  Either the changer sees
