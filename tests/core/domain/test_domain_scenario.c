@@ -1521,11 +1521,28 @@ static void scenario_hotplug_before_system_try(void)
 	expect(0, SYS, COUPLED_HOOK_DOMAIN_TRY);
 	start_changer(1, 1);
 	if (!changer_drains()) {
+		struct timespec limit;
+
 		/*
-		 * A gate that does not wait for core 0's call: the join ends
-		 * at once, before core 1 calls.
+		 * The changer went on while core 0's call is in progress (a
+		 * gate that does not wait for it): core 1 calls once the join
+		 * returned, which must be at once (nobody calls under core
+		 * 1's leaf).
 		 */
-		(void)result(CH, 0);
+		deadline_in(&limit, PROMPT_S);
+		pthread_mutex_lock(&m);
+		while (ctl.done[CH] < 1) {
+			if (pthread_cond_timedwait(&cv, &m, &limit) ==
+			    ETIMEDOUT) {
+				fprintf(stderr,
+					"the join went on while core "
+					"0's call is in progress, and "
+					"did not end within %d s\n",
+					PROMPT_S);
+				exit(1);
+			}
+		}
+		pthread_mutex_unlock(&m);
 	}
 	set_brk(1, CLU, COUPLED_HOOK_PHASE1_SLEEP, 1);
 	permit(1);
