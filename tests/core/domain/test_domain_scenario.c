@@ -3,15 +3,19 @@
  * test_domain_scenario.c - scripted interleavings of coupled domains.
  *
  * Usage: test_domain_scenario <name> [futex|condvar]; the names are those of
- * domain_scenarios.def.  Two trees:
+ * domain_scenarios.def.  Three trees:
  *  - two levels: two clusters A and B of two cores each (the clusters are
  *    the leaves, under the system root); cores 0, 1 are A's, 2, 3 B's;
  *  - three levels: two clusters of two pairs of two cores (the pairs are
  *    the leaves); cores 0..3 are cluster 0's (pairs 0-1, 2-3), 4..7
- *    cluster 1's.
+ *    cluster 1's;
+ *  - the PSCI shape, three levels: the system over clusters A (cores 0, 1)
+ *    and B (2, 3), each core its own leaf.
  * Each core is a thread that makes the calls the controller permits; one
  * more thread, the changer, makes the membership calls it permits
- * (coupled_domain_join() or _leave() of one core).  The hook points (as in
+ * (coupled_domain_join() or _leave() of one core).  A core's action may
+ * also meet the other cores' actions and change a core's membership from
+ * inside its call (ctl.meet_n, ctl.act_leave).  The hook points (as in
  * stepctl.h, but per thread and level: a hook names the group of a level)
  * stop a thread where the script says.  No hook point lies between two
  * levels of a membership change, so the group calls that
@@ -71,6 +75,8 @@ static int changer_leave(struct coupled_group *g, uint32_t id);
 #define B0 2
 #define B1 3
 #define ROOT 1       /* of the two-level tree */
+#define CLU 1        /* the clusters of the PSCI tree */
+#define SYS 2        /* its system */
 #define CH MAX_CORES /* the changer's index in the per-thread arrays */
 #define THREADS (MAX_CORES + 1)
 #define POINTS 32
@@ -105,6 +111,10 @@ static struct {
 	int gate_work;
 	int ch_join; /* the changer joins (1) or leaves (0) core ch_core */
 	int ch_core;
+	int meet, meet_n;         /* actions met; how many must meet */
+	int act_leave[MAX_CORES]; /* 1 + the core a core's action leaves */
+	int act_ret[MAX_CORES];   /* what that leave returned */
+	int act_done[MAX_CORES];  /* and that it returned */
 } ctl;
 
 /* Wake every waiter of the controller's condition; drop its mutex. */
@@ -349,22 +359,49 @@ static void expect_rest(int c, int level)
 	}
 }
 
+/*
+ * Records the outcome; then, if the script says so, waits (bounded) until
+ * ctl.meet_n actions met, and leaves core ctl.act_leave[c] - 1 from inside
+ * the call.
+ */
 static void action(const struct coupled_domain_round *r, void *ctx)
 {
-	int c = (int)(intptr_t)ctx;
+	int c = (int)(intptr_t)ctx, target, ret;
+	struct timespec limit;
 
 	pthread_mutex_lock(&m);
 	ctl.res[c][ctl.done[c]] = *r;
 	ctl.actions[c]++;
+	if (ctl.meet_n) {
+		deadline_of(&limit);
+		ctl.meet++;
+		pthread_cond_broadcast(&cv);
+		while (ctl.meet < ctl.meet_n)
+			wait_cv(&limit, "the others' actions", c);
+	}
+	target = ctl.act_leave[c] - 1;
+	ctl.act_leave[c] = 0;
+	broadcast_unlock();
+	if (target < 0)
+		return;
+	ret = coupled_domain_leave(t.leaf[target], t.id[target]);
+	pthread_mutex_lock(&m);
+	ctl.act_ret[c] = ret;
+	ctl.act_done[c] = 1;
 	broadcast_unlock();
 }
 
-/* Wait for the permit of call @k of thread @c; false once told to stop. */
+/*
+ * Wait for the permit of call @k of thread @c; false once told to stop.
+ * Bounded by twice LIMIT_S: a thread that the script never lets call (an
+ * offline core) waits here for the whole scenario, and a step of the
+ * controller that hangs must be the one reported, not this wait.
+ */
 static bool wait_permit(int c, int k)
 {
 	struct timespec limit;
 
-	deadline_of(&limit);
+	deadline_in(&limit, 2 * LIMIT_S);
 	pthread_mutex_lock(&m);
 	while (ctl.permits[c] <= k) {
 		if (ctl.permits[c] < 0) {
@@ -501,6 +538,16 @@ static void setup_tree(uint32_t clusters, const uint32_t *cl, uint32_t leaf_max)
 	CHECK_EQ(pthread_create(&th[CH], NULL, changer_main, NULL), 0);
 }
 
+/* The PSCI tree: clusters A (cores 0, 1) and B (2, 3), a leaf per core. */
+static void setup_psci(void)
+{
+	static const uint32_t cl[2] = { 2, 2 };
+
+	setup_tree(2, cl, 1);
+	CHECK_EQ(t.levels, 3);
+	CHECK_EQ(t.cores, 4);
+}
+
 /* The two-level tree: clusters A (cores 0, 1) and B (2, 3). */
 static void setup(void)
 {
@@ -603,6 +650,113 @@ static void clear_work(int c)
 {
 	coupled_pthread_clear_work(
 		coupled_participant_adapter(grp[c][0], gid[c][0]));
+}
+
+/* Core @c's membership of each level's group, one bit per level. */
+static uint32_t member_bits(int c)
+{
+	uint32_t k, bits = 0;
+
+	for (k = 0; k < t.levels; k++)
+		if (coupled_is_member(grp[c][k], gid[c][k]))
+			bits |= 1u << k;
+	return bits;
+}
+
+/* Before any call: take core @c out of every level (the core is offline). */
+static void offline(int c)
+{
+	CHECK_EQ(coupled_domain_leave(t.leaf[c], t.id[c]), 0);
+	CHECK_EQ(member_bits(c), 0);
+}
+
+/* The changer's (first) call joins (@join) or leaves core @c. */
+static void start_changer(int join, int c)
+{
+	pthread_mutex_lock(&m);
+	ctl.ch_join = join;
+	ctl.ch_core = c;
+	pthread_mutex_unlock(&m);
+	permit(CH);
+}
+
+/* With the mutex held: how often thread @who passed @point, every level. */
+static unsigned hits_all(int who, int point)
+{
+	unsigned n = 0;
+	uint32_t k;
+
+	for (k = 0; k < t.levels; k++)
+		n += ctl.hits[who][k][point];
+	return n;
+}
+
+/*
+ * With the mutex held: the changer's call began its change (no call of the
+ * tree in progress: DOMAIN_CHANGE) or returned.
+ */
+static bool changer_went_on_locked(void)
+{
+	return hits_all(CH, COUPLED_HOOK_DOMAIN_CHANGE) ||
+	       ctl.done[CH] >= ctl.permits[CH];
+}
+
+/*
+ * The changer was just started: wait until it waits for calls of the tree
+ * (it passed DOMAIN_DRAIN, a turn of that wait) or went on.  Return: true
+ * if it waits.
+ */
+static bool changer_drains(void)
+{
+	struct timespec limit;
+	bool drains;
+
+	deadline_of(&limit);
+	pthread_mutex_lock(&m);
+	while (!hits_all(CH, COUPLED_HOOK_DOMAIN_DRAIN) &&
+	       !changer_went_on_locked())
+		wait_cv(&limit, "the drain or the change", CH);
+	drains = !changer_went_on_locked();
+	pthread_mutex_unlock(&m);
+	printf("   the changer %s\n",
+	       drains ? "waits for the tree's calls" : "went on at once");
+	return drains;
+}
+
+/* The changer's turns of its wait for the calls so far. */
+static unsigned drain_turns(void)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&m);
+	n = hits_all(CH, COUPLED_HOOK_DOMAIN_DRAIN);
+	pthread_mutex_unlock(&m);
+	return n;
+}
+
+/*
+ * A call of the tree is still in progress, the others that the script let
+ * go have ended (@base: drain_turns() once their end was seen): wait until
+ * the changer's wait for the calls takes two more turns, or it went on.  A
+ * changer that no longer waits takes one more turn at most (one whose load
+ * of the count came before the last call's end), so two mean it waits.
+ * Return: true if it went on.
+ */
+static bool changer_went_on(unsigned base)
+{
+	struct timespec limit;
+	bool on;
+
+	deadline_of(&limit);
+	pthread_mutex_lock(&m);
+	while (hits_all(CH, COUPLED_HOOK_DOMAIN_DRAIN) < base + 2 &&
+	       !changer_went_on_locked())
+		wait_cv(&limit, "a turn of the drain or the change", CH);
+	on = changer_went_on_locked();
+	pthread_mutex_unlock(&m);
+	printf("   the changer %s\n",
+	       on ? "went on" : "still waits for the tree's calls");
+	return on;
 }
 
 /* Cores @a and @b committed one level-0 round, the root not. */
@@ -982,22 +1136,29 @@ static void root_after_change(int a1_member)
 }
 
 /*
- * (f) Leave inside a committed leaf round.  Every core's requests allow
- * the root (with a root deadline, so nobody gives it up for want of
- * candidates); all four commit their cluster round and stop before they
- * try the root (DOMAIN_TRY).  The changer then takes A1 out of every
- * level; once it is under way (it left the root, or it waits for the calls
- * of A's cores to end), A0, B0 and B1 go on, and A1 only after A0 acted
- * and B's cores are in the root's round.
+ * (f) Leave inside a committed cluster round.  Every core's requests allow
+ * the root, with a root deadline (so the only things that make a core give
+ * the root up are the tree's gate and a round-mate's give-up); all four
+ * commit their cluster round and stop before they try the root
+ * (DOMAIN_TRY).  The changer then takes A1 out of every level: it closes
+ * the tree's gate and waits for every call of the tree (its DOMAIN_DRAIN
+ * is the root's), changing nothing yet.  A0, then B0, then B1 go on: A0
+ * and B0 see the gate and give the root up (COUPLED_ABORT_MEMBERSHIP), B1
+ * finds B's round given up by B0 (COUPLED_DOMAIN_CANNOT).  Their calls
+ * end (A0's in the direct protocol; settled's waits for A1 to leave A's
+ * round) while A1's is in progress: the changer must still wait.  A1 goes
+ * on last and finds A's round given up by A0 (CANNOT).
  * A0 and A1 ran one cluster round: they must learn the same outcome for
- * the root (both commit it or neither does), and the changer cannot
- * return while A1's call is in progress.  A second call of A0, B0 and B1
- * then commits the root without A1.
+ * the root.  A second call of A0, B0 and B1 then commits the root without
+ * A1.
  */
 static void scenario_leave_before_root_try(void)
 {
 	static const int first[CORES] = { 0, 0, 0, 0 };
-	struct timespec limit;
+	static const int root_out[CORES] = { COUPLED_ABORT_MEMBERSHIP,
+					     COUPLED_DOMAIN_CANNOT,
+					     COUPLED_ABORT_MEMBERSHIP,
+					     COUPLED_DOMAIN_CANNOT };
 	int c;
 
 	setup();
@@ -1009,43 +1170,27 @@ static void scenario_leave_before_root_try(void)
 	}
 	for (c = 0; c < CORES; c++)
 		expect(c, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	start_changer(0, A1);
+	/* Every core is in its call: the changer waits, at the root. */
+	CHECK(changer_drains());
 	pthread_mutex_lock(&m);
-	ctl.ch_join = 0;
-	ctl.ch_core = A1;
+	CHECK(ctl.hits[CH][ROOT][COUPLED_HOOK_DOMAIN_DRAIN] > 0);
+	CHECK_EQ(hits_all(CH, TP_LEFT), 0);
 	pthread_mutex_unlock(&m);
-	permit(CH);
-	/* Under way: it left the root, or it drains A's calls first. */
-	deadline_of(&limit);
-	pthread_mutex_lock(&m);
-	while (!ctl.hits[CH][ROOT][TP_LEFT] &&
-	       !ctl.hits[CH][0][COUPLED_HOOK_DOMAIN_DRAIN] &&
-	       ctl.done[CH] < ctl.permits[CH])
-		wait_cv(&limit, "the root's leave or the drain", CH);
-	CHECK(ctl.done[CH] == 0);
-	printf("   the changer %s\n", ctl.hits[CH][ROOT][TP_LEFT] ? "left the "
-								    "root"
-								  : "drains "
-								    "A's "
-								    "calls");
-	pthread_mutex_unlock(&m);
+	CHECK_EQ(member_bits(A1), 3);
 	release(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	wait_actions(A0, 1, LIMIT_S, "A0 after the root try");
-	/*
-	 * B's cores are in the root's round: committed with A0, or resting
-	 * there (a change of the root's membership then ends their wait).
-	 */
-	deadline_of(&limit);
-	pthread_mutex_lock(&m);
-	while ((!ctl.hits[B0][ROOT][COUPLED_HOOK_PHASE1_SLEEP] &&
-		!ctl.actions[B0]) ||
-	       (!ctl.hits[B1][ROOT][COUPLED_HOOK_PHASE1_SLEEP] &&
-		!ctl.actions[B1]))
-		wait_cv(&limit, "the root's round", B0);
-	/* A1's call is in progress: the change cannot be over. */
-	CHECK_EQ(ctl.done[CH], 0);
-	pthread_mutex_unlock(&m);
+	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	wait_actions(B0, 1, LIMIT_S, "B0 after the root try");
+	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	CHECK_EQ(result(B0, 0), COUPLED_COMMITTED);
+	CHECK_EQ(result(B1, 0), COUPLED_COMMITTED);
+#if !COUPLED_PROTOCOL_SETTLED
+	CHECK_EQ(result(A0, 0), COUPLED_COMMITTED);
+#endif
+	/* A1's call is in progress: the change cannot have begun. */
+	CHECK(!changer_went_on(drain_turns()));
+	CHECK_EQ(member_bits(A1), 3);
 	release(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	for (c = 0; c < CORES; c++)
 		CHECK_EQ(result(c, 0), COUPLED_COMMITTED);
@@ -1058,31 +1203,37 @@ static void scenario_leave_before_root_try(void)
 	CHECK_EQ(lvl(A0, 0, 0)->generation, lvl(A1, 0, 0)->generation);
 	CHECK_EQ(ctl.res[A0][0].depth, ctl.res[A1][0].depth);
 	check_one_outcome(first, true);
+	/* Why each gave the root up: the gate, or a round-mate's give-up. */
+	for (c = 0; c < CORES; c++) {
+		CHECK_EQ(ctl.res[c][0].depth, 1);
+		CHECK_EQ(lvl(c, 0, ROOT)->outcome, root_out[c]);
+	}
 	/* A1 is out of every level; the others commit the root without it. */
 	root_after_change(0);
 }
 
 /*
- * (g) Join inside a leaf round: the mirror window.  A1 starts out of every
- * level; B's cores commit B and stop before the root (every core's
+ * (g) Join around a cluster round: the mirror window.  A1 starts out of
+ * every level; B's cores commit B and stop before the root (every core's
  * requests allow the root; A's cores have a root deadline, B's wait there
- * only while every core under it is a candidate).  The changer joins A1
- * and stops right after the leaf's group took it in (JOINED at level 0);
- * A0 and A1 then call.  Where their calls get in, they commit one cluster
- * round and stop before the root; everybody goes on, A1 last (once A0
- * acted), and the changer once A1 acted too.  A0 and A1 must learn the same outcome for the root; if the
- * root committed, with all its members.  (A domain that stops the leaf's
- * calls while one of its cores changes membership turns A0's and A1's
- * calls away instead: no round, nothing to split.)  Finally all four
- * commit the root, A1 a member of every level.
+ * only while every core under it is a candidate).  The changer joins A1:
+ * B's calls are in progress, so it waits at the tree's gate (its
+ * DOMAIN_DRAIN is the root's) and joins nothing.  B0 goes on and gives the
+ * root up for the gate (COUPLED_ABORT_MEMBERSHIP), B1 because B0 did
+ * (COUPLED_DOMAIN_CANNOT).  The changer then joins A's group and stops
+ * there (JOINED at level 0): A1 is a member of A and not of the root.  A0
+ * and A1 call in that window: the tree's gate turns both calls away
+ * (COUPLED_ABORT_MEMBERSHIP) before any round, so no round sees the
+ * half-made change and A's cores have one outcome (none).  Once the
+ * changer returned, all four commit the root, A1 a member of every level.
  */
 static void scenario_join_during_leaf_round(void)
 {
 	static const int first[CORES] = { 0, 0, 0, 0 };
-	int c, held[CORES] = { 0 };
+	int c;
 
 	setup();
-	CHECK_EQ(coupled_domain_leave(t.leaf[A1], t.id[A1]), 0);
+	offline(A1);
 	for (c = 0; c < CORES; c++) {
 		set_req(c, 2, 2);
 		set_brk(c, ROOT, COUPLED_HOOK_DOMAIN_TRY, 1);
@@ -1090,54 +1241,47 @@ static void scenario_join_during_leaf_round(void)
 	set_deadline(A0, ROOT, DEADLINE_FEW_S);
 	set_deadline(A1, ROOT, DEADLINE_FEW_S);
 	b_before_root();
-	pthread_mutex_lock(&m);
-	ctl.ch_join = 1;
-	ctl.ch_core = A1;
-	pthread_mutex_unlock(&m);
 	set_brk(CH, 0, TP_JOINED, 1);
-	permit(CH);
-	if (!stop_or_return(CH, 0, TP_JOINED)) {
-		fprintf(stderr, "the changer returned without joining A's "
-				"group through coupled_join()\n");
-		exit(1);
-	}
-	CHECK(coupled_is_member(grp[A1][0], gid[A1][0]));
+	start_changer(1, A1);
+	/* B's calls are in progress: the changer waits, at the root. */
+	CHECK(changer_drains());
+	pthread_mutex_lock(&m);
+	CHECK(ctl.hits[CH][ROOT][COUPLED_HOOK_DOMAIN_DRAIN] > 0);
+	CHECK_EQ(hits_all(CH, TP_JOINED), 0);
+	pthread_mutex_unlock(&m);
+	CHECK_EQ(member_bits(A1), 0);
+	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	wait_actions(B0, 1, LIMIT_S, "B0 after the root try");
+	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
+	CHECK_EQ(result(B0, 0), COUPLED_COMMITTED);
+	CHECK_EQ(result(B1, 0), COUPLED_COMMITTED);
+	/* No call in progress: the change runs, held between two levels. */
+	expect(CH, 0, TP_JOINED);
+	CHECK_EQ(member_bits(A1), 1);
 	permit(A0);
 	permit(A1);
-	held[A0] = stop_or_return(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	held[A1] = stop_or_return(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	release(B0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	release(B1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	if (held[A0]) {
-		release(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-		wait_actions(A0, 1, LIMIT_S, "A0 after the root try");
-	}
-	if (held[A1]) {
-		release(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-		wait_actions(A1, 1, LIMIT_S, "A1 after the root try");
-	}
+	CHECK_EQ(result(A0, 0), COUPLED_ABORT_MEMBERSHIP);
+	CHECK_EQ(result(A1, 0), COUPLED_ABORT_MEMBERSHIP);
+	pthread_mutex_lock(&m);
+	CHECK_EQ(ctl.actions[A0] + ctl.actions[A1], 0);
+	/* Turned away at the gate: neither arrived in A's round. */
+	CHECK_EQ(ctl.hits[A0][0][COUPLED_HOOK_ARRIVE], 0);
+	CHECK_EQ(ctl.hits[A1][0][COUPLED_HOOK_ARRIVE], 0);
+	pthread_mutex_unlock(&m);
 	release(CH, 0, TP_JOINED);
 	CHECK_EQ(result(CH, 0), 0);
-	for (c = 0; c < CORES; c++) {
-		int r = result(c, 0);
-
-		if (r == COUPLED_COMMITTED)
-			printf("   core %d: depth %u, root %s\n", c,
-			       ctl.res[c][0].depth,
-			       coupled_strerror(lvl(c, 0, ROOT)->outcome));
-	}
+	for (c = B0; c < CORES; c++)
+		printf("   core %d: depth %u, root %s\n", c,
+		       ctl.res[c][0].depth,
+		       coupled_strerror(lvl(c, 0, ROOT)->outcome));
 	/* A's cores: one cluster round (the same outcome above) or none. */
 	CHECK_EQ(ctl.ret[A0][0] == COUPLED_COMMITTED,
 		 ctl.ret[A1][0] == COUPLED_COMMITTED);
-	if (ctl.ret[A0][0] == COUPLED_COMMITTED) {
-		CHECK_EQ(lvl(A0, 0, 0)->generation, lvl(A1, 0, 0)->generation);
-		CHECK_EQ(ctl.res[A0][0].depth, ctl.res[A1][0].depth);
-	}
 	check_one_outcome(first, true);
-	for (c = 0; c < CORES; c++)
-		if (ctl.ret[c][0] == COUPLED_COMMITTED &&
-		    lvl(c, 0, ROOT)->committed)
-			CHECK_EQ(lvl(c, 0, ROOT)->members, 4);
+	CHECK_EQ(ctl.res[B0][0].depth, 1);
+	CHECK_EQ(ctl.res[B1][0].depth, 1);
+	CHECK_EQ(lvl(B0, 0, ROOT)->outcome, COUPLED_ABORT_MEMBERSHIP);
+	CHECK_EQ(lvl(B1, 0, ROOT)->outcome, COUPLED_DOMAIN_CANNOT);
 	/* A1 is a member of every level: all four commit the root. */
 	root_after_change(1);
 }
@@ -1253,6 +1397,245 @@ static void scenario_give_up_kicks_two_up(void)
 		CHECK_EQ(lvl(c, 0, 1)->outcome,
 			 c == 4 ? COUPLED_ABORT_WORK : COUPLED_DOMAIN_CANNOT);
 		CHECK_EQ(lvl(c, 0, top)->outcome, COUPLED_DOMAIN_NOT_TRIED);
+	}
+	finish();
+}
+
+/*
+ * (j) The PSCI tree, a hot-unplug between a cluster round and the system's
+ * (issue: "split outcome on hot-unplug").  Cluster B is offline.  Cores 0
+ * and 1 commit their leaves and cluster A's round; core 0 stops before it
+ * tries the system (DOMAIN_TRY), core 1 right before its arrival there
+ * (ARRIVE: in the direct protocol after its poll of the abort sources, and
+ * the arrival that completes the count commits at once).  The changer
+ * then takes core 0 out of every level.  Core 0 goes on: it sees the
+ * tree's gate and gives the system up (COUPLED_ABORT_MEMBERSHIP).  Core
+ * 1's call is still in progress, so the changer must still wait (a gate
+ * that waits only for core 0's calls goes on here; the script lets its
+ * leave end, and core 1's arrival then commits the system alone: core 0
+ * depth 2, core 1 depth 3).  Core 1 goes on last and finds cluster A's round given
+ * up by core 0 (COUPLED_DOMAIN_CANNOT).  Cores 0 and 1 ran one cluster
+ * round: they must learn the same outcome for the system.  Core 1 then
+ * commits every level alone.
+ */
+static void scenario_unplug_in_cluster_round(void)
+{
+	static const int first[CORES] = { 0, 0, -1, -1 };
+	bool went_on;
+	int c;
+
+	setup_psci();
+	offline(2);
+	offline(3);
+	for (c = 0; c < 2; c++) {
+		set_req_all(c, 1);
+		set_brk(c, CLU, COUPLED_HOOK_DOMAIN_TRY, 1);
+		permit(c);
+	}
+	/* Both in their calls, so both are candidates of cluster A. */
+	expect(0, CLU, COUPLED_HOOK_DOMAIN_TRY);
+	expect(1, CLU, COUPLED_HOOK_DOMAIN_TRY);
+	set_brk(0, SYS, COUPLED_HOOK_DOMAIN_TRY, 1);
+	set_brk(1, SYS, COUPLED_HOOK_ARRIVE, 1);
+	release(0, CLU, COUPLED_HOOK_DOMAIN_TRY);
+	release(1, CLU, COUPLED_HOOK_DOMAIN_TRY);
+	expect(0, SYS, COUPLED_HOOK_DOMAIN_TRY);
+	expect(1, SYS, COUPLED_HOOK_ARRIVE);
+	start_changer(0, 0);
+	CHECK(changer_drains());
+	release(0, SYS, COUPLED_HOOK_DOMAIN_TRY);
+	wait_actions(0, 1, LIMIT_S, "core 0 after the system try");
+#if !COUPLED_PROTOCOL_SETTLED
+	/* Direct: core 0's call returns while core 1 is in A's round. */
+	CHECK_EQ(result(0, 0), COUPLED_COMMITTED);
+#endif
+	went_on = changer_went_on(drain_turns());
+	if (went_on) {
+		/*
+		 * A gate that did not wait for core 1's call: let its leave
+		 * end before core 1 arrives, as a preemption of core 1 would.
+		 */
+		(void)result(CH, 0);
+	}
+	release(1, SYS, COUPLED_HOOK_ARRIVE);
+	CHECK_EQ(result(0, 0), COUPLED_COMMITTED);
+	CHECK_EQ(result(1, 0), COUPLED_COMMITTED);
+	for (c = 0; c < 2; c++)
+		printf("   core %d: depth %u, system %s\n", c,
+		       ctl.res[c][0].depth,
+		       coupled_strerror(lvl(c, 0, SYS)->outcome));
+	/* One cluster round: the same outcome for the system. */
+	CHECK(lvl(0, 0, CLU)->committed);
+	CHECK_EQ(lvl(0, 0, CLU)->members, 2);
+	CHECK_EQ(lvl(0, 0, CLU)->generation, lvl(1, 0, CLU)->generation);
+	CHECK_EQ(ctl.res[0][0].depth, ctl.res[1][0].depth);
+	check_one_outcome(first, true);
+	/* Core 0 saw the gate; core 1 saw core 0's give-up. */
+	CHECK_EQ(ctl.res[0][0].depth, 2);
+	CHECK_EQ(lvl(0, 0, SYS)->outcome, COUPLED_ABORT_MEMBERSHIP);
+	CHECK_EQ(lvl(1, 0, SYS)->outcome, COUPLED_DOMAIN_CANNOT);
+	if (went_on) {
+		fprintf(stderr, "the changer went on while core 1's call was "
+				"in progress\n");
+		exit(1);
+	}
+	CHECK_EQ(result(CH, 0), 0);
+	CHECK_EQ(member_bits(0), 0);
+	CHECK_EQ(member_bits(1), 7);
+	/* Core 1 is the only member left: it commits every level alone. */
+	permit(1);
+	CHECK_EQ(result(1, 1), COUPLED_COMMITTED);
+	CHECK_EQ(ctl.res[1][1].depth, 3);
+	CHECK_EQ(lvl(1, 1, CLU)->members, 1);
+	CHECK_EQ(lvl(1, 1, SYS)->members, 1);
+	finish();
+}
+
+/*
+ * (k) The PSCI tree, a hotplug between a cluster round and the system's
+ * (issue: "two calls without deadlines wait for each other forever").
+ * Only core 0 is online.  It commits its leaf and cluster A alone and
+ * stops before it tries the system.  The changer joins core 1 (a gate
+ * that does not wait for core 0's call lets it end at once, and the script
+ * waits for that); core 1 calls (if it gets into cluster A's next round, it waits there for core
+ * 0, a candidate while its call runs); core 0 goes on to the system, where
+ * no level has a deadline.  A join made while core 0's call is in progress
+ * makes core 0 wait there for core 1 and core 1 for core 0, for ever.
+ * Every call must return (a hang fails the scenario after LIMIT_S), and
+ * the join completes: core 0 gives the system up for the gate
+ * (COUPLED_ABORT_MEMBERSHIP), core 1's call is turned away by it, and then
+ * both commit every level together.
+ */
+static void scenario_hotplug_before_system_try(void)
+{
+	static const int second[CORES] = { 1, 1, -1, -1 };
+	int c;
+
+	setup_psci();
+	for (c = 1; c < CORES; c++)
+		offline(c);
+	set_req_all(0, 1);
+	set_req_all(1, 1);
+	set_brk(0, SYS, COUPLED_HOOK_DOMAIN_TRY, 1);
+	permit(0);
+	expect(0, SYS, COUPLED_HOOK_DOMAIN_TRY);
+	start_changer(1, 1);
+	if (!changer_drains()) {
+		struct timespec limit;
+
+		/*
+		 * The changer went on while core 0's call is in progress (a
+		 * gate that does not wait for it): core 1 calls once the join
+		 * returned, which must be at once (nobody calls under core
+		 * 1's leaf).
+		 */
+		deadline_in(&limit, PROMPT_S);
+		pthread_mutex_lock(&m);
+		while (ctl.done[CH] < 1) {
+			if (pthread_cond_timedwait(&cv, &m, &limit) ==
+			    ETIMEDOUT) {
+				fprintf(stderr,
+					"the join went on while core "
+					"0's call is in progress, and "
+					"did not end within %d s\n",
+					PROMPT_S);
+				exit(1);
+			}
+		}
+		pthread_mutex_unlock(&m);
+	}
+	set_brk(1, CLU, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	permit(1);
+	if (stop_or_return(1, CLU, COUPLED_HOOK_PHASE1_SLEEP))
+		release(1, CLU, COUPLED_HOOK_PHASE1_SLEEP);
+	else
+		set_brk(1, CLU, COUPLED_HOOK_PHASE1_SLEEP, 0);
+	release(0, SYS, COUPLED_HOOK_DOMAIN_TRY);
+	printf("   every call must return within %d s\n", LIMIT_S);
+	CHECK_EQ(result(0, 0), COUPLED_COMMITTED);
+	CHECK_EQ(result(1, 0), COUPLED_ABORT_MEMBERSHIP);
+	CHECK_EQ(result(CH, 0), 0);
+	CHECK_EQ(ctl.res[0][0].depth, 2);
+	CHECK_EQ(lvl(0, 0, CLU)->members, 1);
+	CHECK_EQ(lvl(0, 0, SYS)->outcome, COUPLED_ABORT_MEMBERSHIP);
+	pthread_mutex_lock(&m);
+	CHECK_EQ(ctl.actions[1], 0);
+	pthread_mutex_unlock(&m);
+	CHECK_EQ(member_bits(1), 7);
+	/* Deadlines above the leaf: each waits there for the other. */
+	for (c = 0; c < 2; c++) {
+		set_deadline(c, CLU, DEADLINE_FAR_S);
+		set_deadline(c, SYS, DEADLINE_FAR_S);
+		permit(c);
+	}
+	for (c = 0; c < 2; c++) {
+		CHECK_EQ(result(c, 1), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.res[c][1].depth, 3);
+		CHECK_EQ(lvl(c, 1, CLU)->members, 2);
+		CHECK_EQ(lvl(c, 1, SYS)->members, 2);
+	}
+	check_one_outcome(second, true);
+	finish();
+}
+
+/*
+ * (l) The PSCI tree, two changes made crosswise from inside actions
+ * (issue: "crosswise changes deadlock").  Every core's requests allow its
+ * leaf and cluster and refuse the system; all four commit their leaves and
+ * clusters, and their actions (inside both rounds) meet.  Then core 0
+ * leaves core 3 (cluster B) and core 2 leaves core 1 (cluster A), each
+ * from inside its call, while the calls of cores 1 and 3 are in progress
+ * too.  Neither change is on the changer's own path but for the root, and
+ * each would wait for the other's call: both must be refused at once with
+ * COUPLED_EPERM (a change from inside a domain call of the tree), nothing
+ * hangs (a hang fails after LIMIT_S), no membership changed and the gate
+ * is open again.
+ */
+static void scenario_crosswise_changes_in_actions(void)
+{
+	static const int first[CORES] = { 0, 0, 0, 0 };
+	uint32_t n;
+	int c;
+
+	setup_psci();
+	for (c = 0; c < CORES; c++) {
+		set_req_all(c, 1);
+		pthread_mutex_lock(&m);
+		ctl.req[c][SYS] = -1;
+		pthread_mutex_unlock(&m);
+		set_brk(c, CLU, COUPLED_HOOK_DOMAIN_TRY, 1);
+		permit(c);
+	}
+	for (c = 0; c < CORES; c++)
+		expect(c, CLU, COUPLED_HOOK_DOMAIN_TRY);
+	pthread_mutex_lock(&m);
+	ctl.meet_n = CORES;
+	ctl.act_leave[0] = 1 + 3;
+	ctl.act_leave[2] = 1 + 1;
+	pthread_mutex_unlock(&m);
+	for (c = 0; c < CORES; c++)
+		release(c, CLU, COUPLED_HOOK_DOMAIN_TRY);
+	lock_when_above(&ctl.act_done[0], 0, "the leave from its action", 0);
+	pthread_mutex_unlock(&m);
+	lock_when_above(&ctl.act_done[2], 0, "the leave from its action", 2);
+	pthread_mutex_unlock(&m);
+	printf("   core 0 left core 3: %d; core 2 left core 1: %d\n",
+	       ctl.act_ret[0], ctl.act_ret[2]);
+	for (c = 0; c < CORES; c++) {
+		CHECK_EQ(result(c, 0), COUPLED_COMMITTED);
+		CHECK_EQ(ctl.res[c][0].depth, 2);
+		CHECK_EQ(lvl(c, 0, CLU)->members, 2);
+		CHECK_EQ(lvl(c, 0, SYS)->outcome, COUPLED_DOMAIN_REFUSED);
+	}
+	CHECK_EQ(ctl.act_ret[0], COUPLED_EPERM);
+	CHECK_EQ(ctl.act_ret[2], COUPLED_EPERM);
+	for (c = 0; c < CORES; c++)
+		CHECK_EQ(member_bits(c), 7);
+	check_one_outcome(first, true);
+	for (n = 0; n < t.nodes; n++) {
+		/* relaxed: every call returned (result() above). */
+		CHECK_EQ(coupled_load(&t.node[n].changing, COUPLED_RELAXED), 0);
+		CHECK_EQ(coupled_load(&t.node[n].calls, COUPLED_RELAXED), 0);
 	}
 	finish();
 }

@@ -3,7 +3,8 @@
  * test_domain_unit.c - unit tests of coupled/domain.h: set-up errors, the
  * id blocks of the tree, argument errors of a call (nothing touched), a
  * tree of one core per node where every level commits at once, refusals,
- * join and leave over all levels with their rollback, and
+ * join and leave over all levels with their rollback, changes refused from
+ * inside a call (the core's own path, and another subtree's), and
  * coupled_group_kick().
  *
  * Built with the pthread adapter for both protocol variants, and with the
@@ -385,6 +386,20 @@ static void leave_inside(const struct coupled_domain_round *r, void *ctx)
 	inner_join = coupled_domain_join(t.leaf[0], 0);
 	inner_members = membership(0);
 }
+
+/*
+ * The action of core 0 of a tree with two one-core clusters: it changes
+ * core 1, of the other cluster (no node of core 0's call is on core 1's
+ * path but the root, whose round core 0 refused).
+ */
+static void change_other(const struct coupled_domain_round *r, void *ctx)
+{
+	(void)ctx;
+	seen = *r;
+	inner_leave = coupled_domain_leave(t.leaf[1], t.id[1]);
+	inner_join = coupled_domain_join(t.leaf[1], t.id[1]);
+	inner_members = membership(1);
+}
 #endif
 
 /*
@@ -479,6 +494,41 @@ static void test_join_leave(void)
 		CHECK_EQ(inner_leave, COUPLED_EPERM);
 		CHECK_EQ(inner_members, 7);
 		CHECK_EQ(member_counts(), counts);
+	}
+	{
+		static const uint32_t two[2] = { 1, 1 };
+		int32_t req[3] = { 1, 1, -1 };
+		uint32_t levels;
+
+		/*
+		 * From inside a call of another subtree: core 0, in the
+		 * action of its leaf's round (then of its cluster's too),
+		 * changes core 1 of the other cluster.  The change would wait
+		 * for core 0's call, which holds the tree's gate open like
+		 * any call of the tree: EPERM, nothing changed.  (A gate of
+		 * the changed core's path alone let it through and changed
+		 * core 1 under core 0's call.)
+		 */
+		tree_build(&t, 2, two, 1, 0);
+		counts = member_counts();
+		for (levels = 1; levels <= 2; levels++) {
+			req[1] = levels == 2 ? 1 : -1;
+			inner_leave = inner_join = 0;
+			CHECK_EQ(coupled_domain_enter(t.leaf[0], 0, req,
+						      change_other, NULL),
+				 COUPLED_COMMITTED);
+			CHECK_EQ(seen.depth, levels);
+			CHECK_EQ(inner_leave, COUPLED_EPERM);
+			CHECK_EQ(inner_join, COUPLED_EPERM);
+			CHECK_EQ(inner_members, 7);
+			CHECK_EQ(membership(1), 7);
+			CHECK_EQ(member_counts(), counts);
+		}
+		/* Outside any call, the same change is made. */
+		CHECK_EQ(coupled_domain_leave(t.leaf[1], t.id[1]), 0);
+		CHECK_EQ(membership(1), 0);
+		CHECK_EQ(coupled_domain_join(t.leaf[1], t.id[1]), 0);
+		CHECK_EQ(membership(1), 7);
 	}
 #else
 	printf("   (EPERM from inside a call: the adapter names no "
