@@ -26,6 +26,22 @@
  * run rounds, waits until rounds committed without it, and brings it back
  * (add_cpu()), until N such cycles ran during rounds.
  *
+ * Membership changes during rounds: with changes=N the same kthread, moved
+ * to another CPU (of another cluster if there is one), takes CPU c out of
+ * every level (coupled_domain_leave()) while c and its cluster-mates are
+ * inside their calls, lets the system commit rounds without it, and puts
+ * it back (coupled_domain_join()) while its cluster-mates are inside
+ * theirs; c is 0, 1, ..., n-1, 0, ... so that every CPU is changed.  The
+ * change closes the tree's gate and waits for the calls in progress (the
+ * library's COUPLED_HOOK_DOMAIN_DRAIN, which this test hooks): a change
+ * counts as made inside the changed CPU's call (in_call) when that wait
+ * found its call flag set, inside a cluster-mate's (mates) when it found
+ * a mate's.  Every CPU's leave must have found it inside a call at least
+ * once.  The calls it cuts short report COUPLED_ABORT_MEMBERSHIP for the
+ * level they were at: the level lines' membership counts.  The change
+ * is never made from inside a call (the Linux adapter names no execution
+ * contexts: the library could not refuse it, it would wait for itself).
+ *
  * The oracle (tests/common/domain_oracle.h, shared with the hosted stress
  * test and the bare-metal torture), inside every action:
  *  - the call's outcome vector is well formed and the action runs once
@@ -48,13 +64,18 @@
  * with its rounds and the outcomes of the CPUs' calls there, and
  *   coupled_domain_test: verdict PASS levels=3 cpus=4 clusters=2
  *   rounds=system:...,cluster:...,cpu:... calls=... hotplug=... refused=...
- *   protocol=settled errors=0 ms=...
+ *   changes=... in_call=... mates=... splits=0 protocol=settled errors=0
+ *   ms=...
  * (hotplug: offline/online cycles with rounds committed while the CPU was
- * out).  The run ends when the system level committed `rounds` rounds and
- * the hotplug cycles are done.
+ * out; changes: leave-join pairs made during rounds, in_call and mates as
+ * above; splits: committed rounds whose CPUs learned different outcomes
+ * above them, each also a failed check).  The run ends when the system
+ * level committed `rounds` rounds and the hotplug cycles and the changes
+ * are done.
  *
  * Parameters: rounds, levels, clusters, abort_pct, refuse_pct, deadline_pct,
- * hotplug (cycles, 0 for none), timeout_s (watchdog), start_gen (every
+ * hotplug (cycles, 0 for none), changes (leave-join pairs during rounds, 0
+ * for none), timeout_s (watchdog), start_gen (every
  * group's first generation, by default 500 before the 32-bit wrap),
  * wrong_reduce (test of the test: the system group reduces with max while
  * the checks expect min; must FAIL).
@@ -65,11 +86,22 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/vmalloc.h>
 
 #define TEST_NAME "coupled_domain_test"
 #define TEST_PERCPU_RUN
 #include "test_module.h"
+
+static void test_drain_hook(void);
+/*
+ * The library's hook points: only a changer's wait for the tree's calls
+ * (COUPLED_HOOK_DOMAIN_DRAIN) is watched; the point is a constant at every
+ * site, so the others compile to nothing.
+ */
+#define COUPLED_HOOK(group, self, point) \
+	((void)(group), (void)(self),    \
+	 (point) == COUPLED_HOOK_DOMAIN_DRAIN ? test_drain_hook() : (void)0)
 
 #define COUPLED_STATS 1
 #include "coupled/domain.h"
@@ -95,6 +127,9 @@ TEST_PARAM_UINT(deadline_pct, 1, "percent of calls with a deadline, per level");
 TEST_PARAM_UINT(hotplug, 0,
 		"CPU offline/online cycles during the rounds (default 0: "
 		"none)");
+TEST_PARAM_UINT(changes, 0,
+		"leave-join pairs of a CPU made by another CPU during the "
+		"rounds (default 0: none)");
 TEST_PARAM_TIMEOUT(120);
 TEST_PARAMS_WRAP(500, "the system reduces with max");
 
@@ -127,8 +162,12 @@ enum outcome {
  * @commits: calls that returned COUPLED_COMMITTED
  * @actions: actions run
  * @enoent: calls made while not a member (between the leave of an offline
- *          callback and the park of the thread)
+ *          callback and the park of the thread, or while the changer has
+ *          it out)
  * @out: per level, the outcomes of the calls
+ * @in_call: 1 around a call, with interrupts off (the changer reads it)
+ * @changed: leave-join pairs the changer made of this CPU (changer's)
+ * @left_in_call: those whose leave found it inside a call (changer's)
  */
 struct worker {
 	struct rnd_state rng;
@@ -142,6 +181,24 @@ struct worker {
 	u32 last_gen[MAX_LEVELS];
 	unsigned long calls, commits, actions, enoent;
 	unsigned long out[MAX_LEVELS][OUTCOMES];
+	atomic_t in_call;
+	unsigned long changed, left_in_call;
+};
+
+/**
+ * struct change_watch - what the changer's wait for the calls found
+ * @task: the changer (hooks of other changers are not watched)
+ * @cpu: the CPU being changed
+ * @on: the CPU the changer runs on meanwhile
+ * @target: the wait found @cpu inside a call
+ * @mate: it found a cluster-mate of @cpu inside a call
+ *
+ * Written and read by the changer only (its own hook).
+ */
+struct change_watch {
+	struct task_struct *task;
+	unsigned int cpu, on;
+	bool target, mate;
 };
 
 static struct domain_tree *tree;
@@ -152,6 +209,9 @@ static unsigned int nr_cpus, nr_levels;
 static unsigned long level_rounds[MAX_LEVELS];       /* report()'s sums */
 static atomic_long_t progress = ATOMIC_LONG_INIT(0); /* rounds, all nodes */
 static atomic_t hotplug_over = ATOMIC_INIT(0);
+static atomic_t splits = ATOMIC_INIT(0); /* split outcomes found */
+static struct change_watch watch;
+static unsigned long changes_done, changes_in_call, changes_mates;
 
 static const char *const level_names[2][MAX_LEVELS] = {
 	{ "cluster", "system", "" },
@@ -279,6 +339,8 @@ static void domain_action(const struct coupled_domain_round *r, void *ctx)
 		w->last_gen[k] = l->generation;
 		rc = domain_oracle_report(&recs[n][l->generation % RING], r, k,
 					  w->req[k], coupled_reduce_min, &f);
+		if (rc < 0 && !strncmp(f.what, "split", 5))
+			atomic_inc(&splits);
 		if (rc < 0)
 			fail(f.what, f.a, f.b);
 		if (rc == 1) {
@@ -334,8 +396,14 @@ static int domain_call(struct worker *w)
 		w->req[1 + prandom_u32_state(&w->rng) % (nr_levels - 1)] = -1;
 	domain_oracle_call_begin(&w->call);
 	local_irq_disable();
+	/*
+	 * The changer's statistics flag (relaxed: a snapshot), set with
+	 * interrupts off so that it never stays set on a preempted thread.
+	 */
+	atomic_set(&w->in_call, 1);
 	rc = coupled_domain_enter_opts(w->node[0], w->leaf_id, w->req,
 				       domain_action, w, w->opts);
+	atomic_set(&w->in_call, 0);
 	local_irq_enable();
 	w->calls++;
 	if (domain_oracle_call_end(&w->call, rc, &f))
@@ -399,13 +467,176 @@ static int test_leave(unsigned int cpu)
 }
 
 /**
+ * is_mate() - is a CPU a cluster-mate of another, other than the changer's?
+ * @m: the CPU
+ * @cpu: the other
+ *
+ * The CPU the changer runs on is left out: its thread is never inside a
+ * call while the changer looks.
+ *
+ * Return: true if it is.
+ */
+static bool is_mate(unsigned int m, unsigned int cpu)
+{
+	return m != cpu && m != watch.on &&
+	       tree->cluster[m] == tree->cluster[cpu];
+}
+
+/**
+ * mates_in_call() - is a cluster-mate of a CPU inside a call?
+ * @cpu: the CPU
+ *
+ * Return: true if one is (a snapshot of the flags).
+ */
+static bool mates_in_call(unsigned int cpu)
+{
+	unsigned int m;
+
+	for (m = 0; m < nr_cpus; m++)
+		if (is_mate(m, cpu) && atomic_read(&workers[m].in_call))
+			return true;
+	return false;
+}
+
+/**
+ * has_mates() - does a CPU's cluster hold another member?
+ * @cpu: the CPU
+ *
+ * Return: true if it does.
+ */
+static bool has_mates(unsigned int cpu)
+{
+	unsigned int m;
+
+	for (m = 0; m < nr_cpus; m++)
+		if (is_mate(m, cpu) && test_is_member(m))
+			return true;
+	return false;
+}
+
+/**
+ * test_drain_hook() - COUPLED_HOOK_DOMAIN_DRAIN: a changer holds the
+ *                     tree's gate and calls are still in progress
+ *
+ * Notes, for the changer thread's own change only, whether the changed
+ * CPU and its cluster-mates are inside their calls.
+ *
+ * Context: the changer, process context.
+ */
+static void test_drain_hook(void)
+{
+	if (current != watch.task)
+		return;
+	if (atomic_read(&workers[watch.cpu].in_call))
+		watch.target = true;
+	if (mates_in_call(watch.cpu))
+		watch.mate = true;
+}
+
+/**
+ * changer_cpu() - where the changer runs while it changes a CPU
+ * @cpu: the CPU it changes
+ *
+ * Return: an online CPU of the tree other than @cpu, of another cluster if
+ * there is one; nr_cpu_ids if none.
+ */
+static unsigned int changer_cpu(unsigned int cpu)
+{
+	unsigned int c, other = nr_cpu_ids;
+
+	for (c = 0; c < nr_cpus; c++) {
+		if (c == cpu || !cpu_online(c))
+			continue;
+		if (tree->cluster[c] != tree->cluster[cpu])
+			return c;
+		if (other == nr_cpu_ids)
+			other = c;
+	}
+	return other;
+}
+
+/**
+ * change_during_rounds() - take the next CPU out of every level while it
+ *                          and its cluster-mates are in their calls, and
+ *                          put it back while its cluster-mates are in
+ *                          theirs
+ *
+ * The CPUs are taken in turn.  The thread runs on another CPU meanwhile
+ * (changer_cpu()), so that the changed CPU's call can be in progress.
+ *
+ * Context: the hotplug kthread (nothing else changes memberships then),
+ * sleeps.
+ * Return: false when the changes must stop (no other CPU to run on).
+ */
+static bool change_during_rounds(void)
+{
+	unsigned int cpu = changes_done % nr_cpus, on = changer_cpu(cpu), i;
+	struct worker *w = &workers[cpu];
+	int ret;
+
+	if (on >= nr_cpu_ids || !cpu_online(cpu))
+		return false;
+	if (set_cpus_allowed_ptr(current, cpumask_of(on)))
+		return false;
+	watch.cpu = cpu;
+	watch.on = on;
+	test_wait_count(&node_rounds[0], 2);
+	/*
+	 * Pacing, not synchronization: a tick between looks at the flags;
+	 * the change is made after 100 looks whatever they say, and the
+	 * counts below say what its wait found.
+	 */
+	for (i = 0; i < 100 && !atomic_read(&done); i++) {
+		if (atomic_read(&w->in_call) &&
+		    (mates_in_call(cpu) || !has_mates(cpu)))
+			break;
+		schedule_timeout_interruptible(1);
+	}
+	watch.target = false;
+	watch.mate = false;
+	ret = coupled_domain_leave(tree->leaf[cpu], tree->id[cpu]);
+	if (ret)
+		fail("leave during rounds refused", ret, cpu);
+	if (test_is_member(cpu))
+		fail("left CPU still a member", cpu, 0);
+	if (watch.target) {
+		w->left_in_call++;
+		changes_in_call++;
+	}
+	if (watch.mate)
+		changes_mates++;
+	/* Rounds without it; the run's end cuts this short. */
+	test_wait_count(&node_rounds[0], 2);
+	for (i = 0; i < 100 && !atomic_read(&done) && has_mates(cpu); i++) {
+		if (mates_in_call(cpu))
+			break;
+		schedule_timeout_interruptible(1);
+	}
+	watch.mate = false;
+	ret = coupled_domain_join(tree->leaf[cpu], tree->id[cpu]);
+	if (ret)
+		fail("join during rounds refused", ret, cpu);
+	if (!test_is_member(cpu))
+		fail("joined CPU not a member", cpu, 0);
+	if (watch.mate)
+		changes_mates++;
+	wake_up_process(per_cpu(test_task, cpu));
+	w->changed++;
+	changes_done++;
+	(void)set_cpus_allowed_ptr(current, cpu_possible_mask);
+	return true;
+}
+
+/**
  * domain_hotplug_fn() - the hotplug thread
  * @arg: unused
  *
  * Takes a random hotpluggable CPU other than 0 offline while the others
  * run rounds, checks that it left the domain, lets rounds commit without
  * it, brings it back and checks that it joined; until `hotplug` cycles ran
- * with rounds committed while the CPU was out.
+ * with rounds committed while the CPU was out.  Between them, spread over
+ * the run, the `changes` membership changes during rounds
+ * (change_during_rounds()).
  *
  * Context: kthread, sleeps.
  * Return: 0.
@@ -413,13 +644,21 @@ static int test_leave(unsigned int cpu)
 static int domain_hotplug_fn(void *arg)
 {
 	struct rnd_state rng;
+	bool ok = true;
 
 	(void)arg;
 	prandom_seed_state(&rng, 0xd0a1c0deULL);
-	while (hotplug_cycles < hotplug && !atomic_read(&done) &&
-	       !kthread_should_stop()) {
-		if (!test_hotplug_cycle(&rng, nr_cpus, &progress, 8, 4, true))
-			break;
+	watch.task = current;
+	while (ok && (hotplug_cycles < hotplug || changes_done < changes) &&
+	       !atomic_read(&done) && !kthread_should_stop()) {
+		/* Their shares of the run alike: the one further behind. */
+		if (changes_done < changes &&
+		    (hotplug_cycles >= hotplug ||
+		     changes_done * hotplug <= hotplug_cycles * changes))
+			ok = change_during_rounds();
+		else
+			ok = test_hotplug_cycle(&rng, nr_cpus, &progress, 8, 4,
+						true);
 	}
 	atomic_set(&hotplug_over, 1);
 	maybe_finish();
@@ -548,8 +787,10 @@ static void report(void)
 			for (o = 0; o < OUTCOMES; o++)
 				sum[k][o] += w->out[k][o];
 		pr_info("coupled_domain_test: cpu%u calls=%lu commits=%lu "
-			"notmember=%lu entries %s=%lu %s=%lu %s=%lu\n",
-			c, w->calls, w->commits, w->enoent, level_name(0),
+			"notmember=%lu changed=%lu left_in_call=%lu "
+			"entries %s=%lu %s=%lu %s=%lu\n",
+			c, w->calls, w->commits, w->enoent, w->changed,
+			w->left_in_call, level_name(0),
 			w->out[0][OUT_COMMITTED], level_name(1),
 			w->out[1][OUT_COMMITTED],
 			nr_levels > 2 ? level_name(2) : "-",
@@ -627,7 +868,7 @@ static int __init coupled_domain_test_init(void)
 		if (coupled_group_members(&tree->group[n]) != tree->ncores[n])
 			fail("a node's members after the joins", n,
 			     coupled_group_members(&tree->group[n]));
-	atomic_set(&hotplug_over, !hotplug || nr_cpus < 2);
+	atomic_set(&hotplug_over, (!hotplug && !changes) || nr_cpus < 2);
 	left = test_run(atomic_read(&hotplug_over) ? NULL : domain_hotplug_fn,
 			"coupled_domain_hp", timeout_s * HZ);
 	if (left <= 0)
@@ -637,6 +878,13 @@ static int __init coupled_domain_test_init(void)
 	if (hotplug && hotplug_cycles < hotplug)
 		fail("fewer hotplug cycles during rounds than asked",
 		     hotplug_cycles, hotplug);
+	if (changes_done < changes)
+		fail("fewer membership changes during rounds than asked",
+		     changes_done, changes);
+	for (c = 0; c < nr_cpus && changes >= nr_cpus; c++)
+		if (!workers[c].left_in_call)
+			fail("no leave of this CPU found it inside a call", c,
+			     workers[c].changed);
 	for (c = 0; c < nr_cpus; c++)
 		calls += workers[c].calls;
 	report();
@@ -646,9 +894,11 @@ static int __init coupled_domain_test_init(void)
 				 level_rounds[k]);
 	pr_info("coupled_domain_test: verdict %s levels=%u cpus=%u "
 		"clusters=%u rounds=%s calls=%lu hotplug=%lu refused=%lu "
-		"protocol=%s errors=%d ms=%u%s\n",
+		"changes=%lu in_call=%lu mates=%lu splits=%d protocol=%s "
+		"errors=%d ms=%u%s\n",
 		test_verdict(), nr_levels, nr_cpus, clusters, buf, calls,
-		hotplug_cycles, hotplug_refused, COUPLED_PROTOCOL_NAME,
+		hotplug_cycles, hotplug_refused, changes_done, changes_in_call,
+		changes_mates, atomic_read(&splits), COUPLED_PROTOCOL_NAME,
 		atomic_read(&errors), jiffies_to_msecs(jiffies - start),
 		wrong_reduce ? " (wrong_reduce)" : "");
 	return 0;
