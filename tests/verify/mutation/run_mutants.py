@@ -472,8 +472,8 @@ LOGIC_MUTANTS = [
      " stale candidate makes a later call wait for a core not there)",
      DOMAIN_CALL_H,
      "\tcoupled__domain_give_up(&c, 1, false);\n"
-     "\tcoupled__domain_call_end(leaf);",
-     "\t(void)0;\n\tcoupled__domain_call_end(leaf);"),
+     "\tcoupled__domain_call_end(gate);",
+     "\t(void)0;\n\tcoupled__domain_call_end(gate);"),
     ("domain_abandon_not_published",
      "a core that marks its round abandoned at a level it is no candidate"
      " of makes no RMW of that level's candidates (nothing carries the"
@@ -509,37 +509,45 @@ LOGIC_MUTANTS = [
      "\t\tstruct coupled_group *g = node[k]->group;",
      "\tfor (k = 0; k < 1; k++) {\n"
      "\t\tstruct coupled_group *g = node[k]->group;"),
-    # The leaf's gate (a membership change as one step, tree-wide).
-    ("domain_gate_no_entry_check",
-     "a call does not look at its leaf's gate when it starts (it runs while"
-     " a change of a core under its leaf changes the levels)",
+    # The tree's gate (a membership change as one step, tree-wide).
+    ("domain_gate_per_leaf",
+     "the gate is the changed core's leaf's, not the tree's (a round of"
+     " cores of other leaves, the PSCI shape's cluster round, stays alive"
+     " across the change: a split outcome, two calls waiting for each"
+     " other, crosswise changes waiting for each other)",
      DOMAIN_CALL_H,
-     "\tif (coupled_load(&leaf->changing, COUPLED_SEQ_CST)) {",
-     "\tif (0 && coupled_load(&leaf->changing, COUPLED_SEQ_CST)) {"),
+     "\treturn node[levels - 1];",
+     "\treturn node[0];"),
+    ("domain_gate_no_entry_check",
+     "a call does not look at the tree's gate when it starts (it runs while"
+     " a change changes the levels)",
+     DOMAIN_CALL_H,
+     "\tif (coupled_load(&gate->changing, COUPLED_SEQ_CST)) {",
+     "\tif (0 && coupled_load(&gate->changing, COUPLED_SEQ_CST)) {"),
     ("domain_gate_refusal_counted",
      "a call refused at the gate stays counted (the change waits for a"
      " call that has returned)",
      DOMAIN_CALL_H,
-     "\t\tcoupled_fetch_sub(&leaf->calls, 1u, COUPLED_RELAXED);\n"
+     "\t\tcoupled_fetch_sub(&gate->calls, 1u, COUPLED_RELAXED);\n"
      "\t\treturn false;",
      "\t\treturn false;"),
     ("domain_call_end_missing",
-     "a call does not uncount itself when it returns (the next change of"
-     " its leaf waits for ever)",
+     "a call does not uncount itself when it returns (the next change in"
+     " its tree waits for ever)",
      DOMAIN_CALL_H,
-     "\tcoupled__domain_call_end(leaf);\n\treturn ret;",
+     "\tcoupled__domain_call_end(gate);\n\treturn ret;",
      "\treturn ret;"),
     ("domain_leaf_ignores_gate",
      "the leaf round's abort source ignores the gate (a core waiting in"
      " it for a core refused at the gate waits on, and the change for it)",
      DOMAIN_CALL_H,
-     "\tif (coupled__domain_gate_closed(c->node[0])) {\n"
+     "\tif (coupled__domain_gate_closed(c)) {\n"
      "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
      "\t\treturn true;\n"
      "\t}\n"
      "\tc->fired = 0;\n"
      "\treturn o && o->should_abort && o->should_abort(o->abort_arg, self);",
-     "\tif (0 && coupled__domain_gate_closed(c->node[0])) {\n"
+     "\tif (0 && coupled__domain_gate_closed(c)) {\n"
      "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
      "\t\treturn true;\n"
      "\t}\n"
@@ -549,34 +557,58 @@ LOGIC_MUTANTS = [
      "the abort source of the levels above the leaf ignores the gate (cores"
      " of a committed leaf round wait above it, and the change for them)",
      DOMAIN_CALL_H,
-     "\tif (coupled__domain_gate_closed(c->node[0])) {\n"
+     "\tif (coupled__domain_gate_closed(c)) {\n"
      "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
      "\t\treturn true;\n"
      "\t}\n"
      "\tif (coupled_adapter_work_pending(",
-     "\tif (0 && coupled__domain_gate_closed(c->node[0])) {\n"
+     "\tif (0 && coupled__domain_gate_closed(c)) {\n"
      "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
      "\t\treturn true;\n"
      "\t}\n"
      "\tif (coupled_adapter_work_pending("),
     ("domain_change_no_kick",
-     "closing the gate kicks nobody (a core resting in a round of its path"
-     " does not see it, and the change waits for that core)",
+     "closing the gate kicks nobody (a core resting in a round does not"
+     " see it, and the change waits for that core)",
      DOMAIN_MEMBERSHIP_H,
-     "\t\t(void)coupled_group_kick(node[k]->group);",
-     "\t\t(void)0;"),
+     "\tfor (d = root; d; d = d->next)\n"
+     "\t\t(void)coupled_group_kick(d->group);",
+     "\t(void)0;"),
+    ("domain_change_kicks_root_only",
+     "closing the gate kicks the root's group only (a core resting in its"
+     " leaf's or its cluster's round for a core refused at the gate does not"
+     " see it, and the change waits for that core)",
+     DOMAIN_MEMBERSHIP_H,
+     "\tfor (d = root; d; d = d->next)\n"
+     "\t\t(void)coupled_group_kick(d->group);",
+     "\t(void)coupled_group_kick(root->group);"),
+    ("domain_change_eperm_path_only",
+     "a change looks for its caller inside a call on the changed core's"
+     " path only (a change from inside an action of another subtree waits"
+     " for its own call; two crosswise changes wait for each other)",
+     DOMAIN_MEMBERSHIP_H,
+     "\tfor (d = root; d; d = d->next)\n"
+     "\t\tif (coupled__caller_inside(d->group))",
+     "\tfor (d = leaf; d; d = d->parent)\n"
+     "\t\tif (coupled__caller_inside(d->group))"),
+    ("domain_init_not_listed",
+     "coupled_domain_init() does not put a node on the tree's list (the"
+     " changer neither kicks it nor finds its caller inside it)",
+     DOMAIN_CALL_H,
+     "\t\troot->next = d;",
+     "\t\t(void)root;"),
     ("domain_change_no_drain",
-     "closing the gate does not wait for the leaf's calls (the levels"
+     "closing the gate does not wait for the tree's calls (the levels"
      " change under a call in progress)",
      DOMAIN_MEMBERSHIP_H,
-     "\twhile (coupled_load(&leaf->calls, COUPLED_SEQ_CST)) {",
-     "\twhile (0 && coupled_load(&leaf->calls, COUPLED_SEQ_CST)) {"),
+     "\twhile (coupled_load(&gate->calls, COUPLED_SEQ_CST)) {",
+     "\twhile (0 && coupled_load(&gate->calls, COUPLED_SEQ_CST)) {"),
     ("domain_gate_never_opens",
-     "a change does not open its leaf's gate (the leaf's calls give up for"
-     " ever, the next change of the leaf waits for ever)",
+     "a change does not open the tree's gate (every call gives up for"
+     " ever, the next change waits for ever)",
      DOMAIN_MEMBERSHIP_H,
-     "\tcoupled_store(&leaf->changing, 0u, COUPLED_RELEASE);",
-     "\t(void)leaf;"),
+     "\tcoupled_store(&gate->changing, 0u, COUPLED_RELEASE);",
+     "\t(void)gate;"),
     ("group_kick_wakes_nobody",
      "coupled_group_kick() walks the roster but wakes nobody",
      GROUP_H,
