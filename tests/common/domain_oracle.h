@@ -33,7 +33,10 @@
  *
  * Per call: struct domain_oracle_call, domain_oracle_call_begin() before
  * the call, domain_oracle_shape() in the action, domain_oracle_call_end()
- * with the call's result.
+ * with the call's result.  In the action also, where the caller knows
+ * them: domain_oracle_roster() (every committed level's round had the
+ * level's members, the core among them) and domain_oracle_given_up() (the
+ * level given up says a cause the call had).
  *
  * Freestanding, like the core and oracle.h (whose failure type and value
  * keys it shares): only what coupled/domain.h brings, so it builds in a
@@ -359,6 +362,129 @@ static inline int domain_oracle_report(struct domain_oracle_level *rec,
 	coupled_fetch_add(&rec->rounds, 1u, COUPLED_RELAXED);
 	domain_oracle_reset(rec);
 	return 1;
+}
+
+/**
+ * domain_oracle_is_split() - is a failure of domain_oracle_report() a split
+ * @f: the failure
+ *
+ * A split: cores of one committed round learned different outcomes for a
+ * level above it (different depths, or different rounds of the level
+ * above).  The record was checked whole (the round's count completed), so
+ * a caller that counts splits may reset it with domain_oracle_reset() and
+ * go on.
+ *
+ * Return: true for a split.
+ */
+static inline bool domain_oracle_is_split(const struct oracle_failure *f)
+{
+	return f->what == domain_oracle__disagree[DOMAIN_ORACLE_DEPTH] ||
+	       f->what == domain_oracle__disagree[DOMAIN_ORACLE_NEXT];
+}
+
+/**
+ * domain_oracle_roster() - in the action: every committed level's round
+ *                          had the level's members
+ * @r: what the call learned
+ * @node: the core's nodes, leaf first (@r->levels of them)
+ * @id: its ids in their groups
+ * @f: filled in on failure
+ *
+ * No membership change of the tree runs while a domain call of it is in
+ * progress (the tree's gate), so inside the action the groups' membership
+ * is the one its rounds committed with: each committed round's member
+ * count is its group's, and the core is a member of each.  With
+ * domain_oracle_report() (reports == the round's members, each a distinct
+ * id) that is all or none with the right members.
+ *
+ * Context: inside the action, where the adapter and the library keep the
+ * tree's gate (coupled/domain_membership.h).
+ * Return: 0, or -1 with @f filled in.
+ */
+static inline int domain_oracle_roster(const struct coupled_domain_round *r,
+				       struct coupled_domain *const *node,
+				       const uint32_t *id,
+				       struct oracle_failure *f)
+{
+	uint32_t k;
+
+	for (k = 0; k < r->depth; k++) {
+		struct coupled_group *g = node[k]->group;
+
+		if (!coupled_is_member(g, id[k]))
+			return oracle__fail(f,
+					    "a core committed a level it is "
+					    "no member of",
+					    (long)k, (long)id[k]);
+		if (coupled_group_members(g) != r->level[k].members)
+			return oracle__fail(f,
+					    "a round's members != its level's "
+					    "members (all or none)",
+					    (long)r->level[k].members,
+					    (long)coupled_group_members(g));
+	}
+	return 0;
+}
+
+/*
+ * What a call had that may make it give a level up, a bit per cause: a
+ * membership change ran during the call; the caller's should_abort of the
+ * level fired; work was raised; the level had a deadline.
+ */
+enum domain_oracle_may {
+	DOMAIN_ORACLE_MAY_CHANGE = 1u << 0,
+	DOMAIN_ORACLE_MAY_CALLER = 1u << 1,
+	DOMAIN_ORACLE_MAY_WORK = 1u << 2,
+	DOMAIN_ORACLE_MAY_DEADLINE = 1u << 3
+};
+
+/**
+ * domain_oracle_given_up() - in the action: the level above the depth was
+ *                            given up with a code one of its causes gives
+ * @r: what the call learned
+ * @may: per level, the DOMAIN_ORACLE_MAY_* causes the call had there
+ * @f: filled in on failure
+ *
+ * A level above the leaf given up because the tree's gate closed reports
+ * COUPLED_ABORT_MEMBERSHIP; because a round-mate one level down gave it up,
+ * or because a core under it was not heading for it, COUPLED_DOMAIN_CANNOT.
+ * The other codes have a cause the caller knows of: its should_abort
+ * (COUPLED_ABORT_CALLER), work (COUPLED_ABORT_WORK), a deadline
+ * (COUPLED_ABORT_TIMEOUT).  So a call without a change, aborts, work or a
+ * deadline gives a level up only with COUPLED_DOMAIN_CANNOT, and one with a
+ * change and none of the others with that or COUPLED_ABORT_MEMBERSHIP.
+ * (REFUSED is domain_oracle_shape()'s.)
+ *
+ * Context: inside the action.
+ * Return: 0, or -1 with @f filled in.
+ */
+static inline int domain_oracle_given_up(const struct coupled_domain_round *r,
+					 const uint32_t *may,
+					 struct oracle_failure *f)
+{
+	uint32_t k = r->depth, need;
+	int o;
+
+	if (k >= r->levels)
+		return 0;
+	o = r->level[k].outcome;
+	switch (o) {
+	case COUPLED_DOMAIN_CANNOT:
+	case COUPLED_DOMAIN_REFUSED: return 0;
+	case COUPLED_ABORT_MEMBERSHIP: need = DOMAIN_ORACLE_MAY_CHANGE; break;
+	case COUPLED_ABORT_CALLER: need = DOMAIN_ORACLE_MAY_CALLER; break;
+	case COUPLED_ABORT_WORK: need = DOMAIN_ORACLE_MAY_WORK; break;
+	case COUPLED_ABORT_TIMEOUT: need = DOMAIN_ORACLE_MAY_DEADLINE; break;
+	default:
+		return oracle__fail(f, "a level given up with an unknown code",
+				    (long)k, (long)o);
+	}
+	if (!(may[k] & need))
+		return oracle__fail(f,
+				    "a level given up with a code the call "
+				    "had no cause for",
+				    (long)k, (long)o);
+	return 0;
 }
 
 /**

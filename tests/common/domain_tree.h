@@ -2,7 +2,8 @@
 /*
  * domain_tree.h - the domain tree of the domain tests (coupled/domain.h):
  * a root, its clusters and (with three levels) the leaves of each cluster,
- * in the caller's storage.  Used by the hosted domain tests (through
+ * or the PSCI shape (every core its own leaf, under levels of a fixed
+ * fan-out), in the caller's storage.  Used by the hosted domain tests (through
  * tests/core/domain/tree.h), the bare-metal domain torture and the kernel's
  * domain test.
  *
@@ -30,7 +31,8 @@
  * struct domain_tree - nodes, groups and slots of one domain tree
  * @nodes: how many nodes are set up (the root is node 0)
  * @cores: how many cores the root holds
- * @levels: the depth of every leaf (2 or 3)
+ * @levels: the depth of every leaf (2 or 3; the PSCI shape up to
+ *          COUPLED_DOMAIN_MAX_LEVELS)
  * @node: the nodes
  * @group: their groups
  * @slots: the groups' slots, DOMAIN_TREE_MAX_CORES per node
@@ -39,7 +41,8 @@
  * @ncores: per node, its cores
  * @leaf: per core, its leaf
  * @id: per core, its id in its leaf
- * @cluster: per core, the index of its cluster (node under the root)
+ * @cluster: per core, the index of its cluster (node under the root;
+ *           with one level, 0)
  */
 struct domain_tree {
 	uint32_t nodes;
@@ -176,6 +179,104 @@ static inline int domain_tree_build(struct domain_tree *t, uint32_t clusters,
 		}
 	}
 	ret = core == total ? 0 : COUPLED_ERANGE;
+	return ret;
+}
+
+/**
+ * domain_tree__psci() - set up the subtree of one node of the PSCI shape
+ * @t: the tree
+ * @fanout: the children of a node, per level from the root down
+ * @nfan: how many entries @fanout has (the levels above the leaves)
+ * @k: @fanout's entry of this node, @nfan for a leaf
+ * @core: the node's first global core, advanced past its cores
+ * @cluster: the index of the node's ancestor under the root
+ * @parent: the parent node, NULL for the root
+ * @members: as domain_tree_build()
+ * @setup: as domain_tree_build()
+ * @arg: @setup's argument
+ *
+ * Return: 0, or a negative COUPLED_E* error.
+ */
+static inline int domain_tree__psci(struct domain_tree *t,
+				    const uint32_t *fanout, uint32_t nfan,
+				    uint32_t k, uint32_t *core,
+				    uint32_t cluster,
+				    struct coupled_domain *parent, bool members,
+				    domain_tree_setup_fn setup, void *arg)
+{
+	uint32_t ncores = 1, c, j;
+	int n, ret;
+
+	for (j = k; j < nfan; j++)
+		ncores *= fanout[j];
+	n = domain_tree__node(t, nfan - k, *core, ncores, parent, members,
+			      setup, arg);
+	if (n < 0)
+		return n;
+	if (k == nfan) {
+		t->leaf[*core] = &t->node[n];
+		t->id[*core] = 0;
+		t->cluster[*core] = cluster;
+		(*core)++;
+		return 0;
+	}
+	for (c = 0; c < fanout[k]; c++) {
+		ret = domain_tree__psci(t, fanout, nfan, k + 1u, core,
+					k ? cluster : c, &t->node[n], members,
+					setup, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * domain_tree_build_psci() - set up a tree in the PSCI shape
+ * @t: the tree (caller's storage, any content)
+ * @fanout: the children of each node, per level from the root down; the
+ *          nodes of the last entry have that many leaves of one core each
+ *          ({2, 2}: a root over 2 clusters of 2 cores, 3 levels; {2, 2, 2}:
+ *          a root over 2 groups of 2 clusters of 2 cores, 4 levels)
+ * @nfan: how many entries @fanout has, >= 1
+ * @members: as domain_tree_build()
+ * @setup: as domain_tree_build()
+ * @arg: @setup's argument
+ *
+ * Every core is its own leaf, as PSCI's power domain trees have it: a
+ * round of any level above the leaves holds cores of several leaves.
+ * Nodes are set up root first, then each node followed by its subtree;
+ * the cores are numbered in that order.  @cluster of a core is the index
+ * of its ancestor under the root.
+ *
+ * Return: 0, COUPLED_ERANGE if the tree does not fit (cores, nodes or
+ * levels), or the first error of a group, a node or @setup.
+ */
+static inline int domain_tree_build_psci(struct domain_tree *t,
+					 const uint32_t *fanout, uint32_t nfan,
+					 bool members,
+					 domain_tree_setup_fn setup, void *arg)
+{
+	uint32_t j, cores = 1, nodes = 1, core = 0;
+	int ret;
+
+	if (!nfan || nfan >= COUPLED_DOMAIN_MAX_LEVELS)
+		return COUPLED_ERANGE;
+	for (j = 0; j < nfan; j++) {
+		if (!fanout[j] || fanout[j] > DOMAIN_TREE_MAX_CORES ||
+		    cores * fanout[j] > DOMAIN_TREE_MAX_CORES)
+			return COUPLED_ERANGE;
+		cores *= fanout[j];
+		nodes += cores;
+	}
+	if (nodes > DOMAIN_TREE_MAX_NODES)
+		return COUPLED_ERANGE;
+	t->nodes = 0;
+	t->cores = cores;
+	t->levels = nfan + 1u;
+	ret = domain_tree__psci(t, fanout, nfan, 0, &core, 0, NULL, members,
+				setup, arg);
+	if (!ret && core != cores)
+		ret = COUPLED_ERANGE;
 	return ret;
 }
 

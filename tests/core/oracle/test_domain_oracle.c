@@ -11,8 +11,11 @@
  * member, a parameter that is not the reduction or that the cores saw
  * differently, two generations in one record, a core twice; and each
  * broken call: the action twice in a call, an action in a call that did
- * not commit, none in one that did, a malformed outcome vector.  The stress
- * test and the tortures trust the oracle to fail; this shows that it can.
+ * not commit, none in one that did, a malformed outcome vector; a round
+ * whose members are not its level's, a core that is no member of a level
+ * it committed; a level given up with a code the call had no cause for.
+ * The stress test and the tortures trust the oracle to fail; this shows
+ * that it can.
  */
 #include "coupled/domain.h"
 
@@ -184,6 +187,12 @@ int main(void)
 {
 	static const int32_t req[LEVELS] = { 3, 2 };
 	static const int32_t refuse[LEVELS] = { 3, -1 };
+	static struct coupled_slot slots[LEVELS][4];
+	static struct coupled_group g[LEVELS];
+	static struct coupled_domain d[LEVELS];
+	struct coupled_domain *node[LEVELS] = { &d[0], &d[1] };
+	const uint32_t id[LEVELS] = { 0, 0 };
+	uint32_t may[LEVELS] = { 0, 0 };
 	struct coupled_domain_round a, b;
 	struct domain_oracle_call c;
 	struct oracle_failure f;
@@ -218,6 +227,13 @@ int main(void)
 		b = call_of(t, 1);
 		CHECK_EQ(report(&a, t->request[0]), 0);
 		report_fails(&b, t->request[1], t->what);
+		domain_oracle_reset(&rec);
+		CHECK_EQ(report(&a, t->request[0]), 0);
+		CHECK_EQ(domain_oracle_report(&rec, &b, 0, t->request[1],
+					      coupled_reduce_min, &f),
+			 -1);
+		CHECK_EQ(domain_oracle_is_split(&f),
+			 !strncmp(t->name, "split", 5));
 	}
 
 	TEST_CASE("a member missing: the next round lands on a half record");
@@ -290,6 +306,49 @@ int main(void)
 	a = call(0, 0, 2, 24, 2, 30, 1);
 	a.depth = 0;
 	shape_fails(&a, req, "levels or depth");
+
+	TEST_CASE("the roster: a round has its level's members");
+	CHECK_EQ(coupled_group_init(&g[1], slots[1], 4, 4, NULL), 0);
+	CHECK_EQ(coupled_group_init(&g[0], slots[0], 2, 2, NULL), 0);
+	CHECK_EQ(coupled_domain_init(&d[1], &g[1], NULL), 0);
+	CHECK_EQ(coupled_domain_init(&d[0], &g[0], &d[1]), 0);
+	a = call(0, 0, 2, 25, 2, 31, 1);
+	CHECK_EQ(domain_oracle_roster(&a, node, id, &f), 0);
+	CHECK_EQ(coupled_leave(&g[1], 3), 0);
+	CHECK_EQ(domain_oracle_roster(&a, node, id, &f), -1);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+	CHECK(strstr(f.what, "all or none") != NULL);
+	CHECK_EQ(coupled_join(&g[1], 3), 0);
+	CHECK_EQ(coupled_leave(&g[1], 0), 0);
+	CHECK_EQ(domain_oracle_roster(&a, node, id, &f), -1);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+	CHECK(strstr(f.what, "no member") != NULL);
+	a.depth = 1; /* the root not committed: only the cluster counts */
+	CHECK_EQ(domain_oracle_roster(&a, node, id, &f), 0);
+
+	TEST_CASE("a level given up says a cause the call had");
+	a = call(0, 0, 2, 26, 2, 0, 0);
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), 0); /* CANNOT */
+	a.level[1].outcome = COUPLED_ABORT_MEMBERSHIP;
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), -1);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+	CHECK(strstr(f.what, "no cause") != NULL);
+	may[0] = DOMAIN_ORACLE_MAY_CHANGE; /* at the leaf only: no cause */
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), -1);
+	may[1] = DOMAIN_ORACLE_MAY_CHANGE;
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), 0);
+	a.level[1].outcome = COUPLED_ABORT_TIMEOUT;
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), -1);
+	may[1] |= DOMAIN_ORACLE_MAY_DEADLINE;
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), 0);
+	a.level[1].outcome = COUPLED_ABORT_WORK;
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), -1);
+	a.level[1].outcome = COUPLED_ABORT_CALLER;
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), -1);
+	a.level[1].outcome = COUPLED_ENOENT;
+	CHECK_EQ(domain_oracle_given_up(&a, may, &f), -1);
+	printf("   caught: %s (%ld, %ld)\n", f.what, f.a, f.b);
+	CHECK(strstr(f.what, "unknown code") != NULL);
 
 	printf("OK: the domain oracle passes rounds that held and catches "
 	       "each broken one\n");
