@@ -765,13 +765,15 @@ static void *worker_main(void *arg)
 			w->commits++;
 			CHECK_EQ(w->actions, before + 1);
 			check_outcomes(w, w->req, &cc.r);
-		} else if ((changer || churn) &&
-			   (ret == COUPLED_ENOENT ||
-			    ret == COUPLED_ABORT_MEMBERSHIP)) {
+		} else if (ret == COUPLED_ABORT_MEMBERSHIP ||
+			   ((changer || churn) && ret == COUPLED_ENOENT)) {
 			/*
 			 * Out of the domain, or a change under way: let the
 			 * others run (the changer among them), as a core
-			 * would do its work before its next idle call.
+			 * would do its work before its next idle call.  In
+			 * every mode: a core's final leave closes the gate of
+			 * the whole tree, and the others would spend their
+			 * calls on refusals while it drains.
 			 */
 			uint32_t n = 0;
 
