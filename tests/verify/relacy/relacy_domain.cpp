@@ -96,7 +96,8 @@
  * out first), whose cluster-mate core 0 is in another leaf; core 0 is held
  * once in its call, its cluster round committed, right before it arrives
  * at the system (direct: its abort sources already polled), until the
- * changer waits for the tree's calls or made its change; the changer starts
+ * changer waits for the tree's calls or made its change (at most 64 turns
+ * of Relacy's scheduler); the changer starts
  * once a core tried the system (or every core waits for it), and before
  * its second change it waits, drawn, until every core is done calling.
  * Checked in every execution:
@@ -115,6 +116,11 @@
  *     two levels after a join are a Relacy livelock); the counters of
  *     every node and the root's gate are back to 0, and core 1 ends a
  *     member of every level (leave_join) or of none (join_leave).
+ * psci_eperm, on the same trees, has no changer: each core, from inside
+ * its calls (its action at every depth, its leaf's should_abort), tries to
+ * take out another core, crosswise; every try must get COUPLED_EPERM (the
+ * adapter names its contexts here: COUPLED_RELACY_CONTEXT), also where the
+ * caller is inside no group on the target's path, and nothing may hang.
  */
 #include <relacy/relacy.hpp>
 
@@ -128,6 +134,11 @@
 
 #define COUPLED_ATOMIC_RELACY 1
 #define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
+/* The adapter names its contexts: a change from inside a call gets
+ * COUPLED_EPERM (psci_eperm), as on the pthread and bare-metal adapters. */
+#ifndef COUPLED_RELACY_CONTEXT
+#define COUPLED_RELACY_CONTEXT 1
+#endif
 
 /* The membership scenarios observe the changer and hold a core (hook.h). */
 void relacy_domain_hook(const void *group, uint32_t self, int point);
@@ -149,6 +160,8 @@ enum coverage {
 	COV_GATE_ABORT,
 	COV_ROOT_GATE,
 	COV_OUT,
+	COV_EPERM,
+	COV_EPERM_OFF_PATH,
 	COV_COUNT
 };
 
@@ -195,6 +208,8 @@ const char *const coverage_names[COV_COUNT] = {
 	"root outcomes COUPLED_ABORT_MEMBERSHIP (psci: the system's after a "
 	"committed cluster round)",
 	"calls of the core while out (COUPLED_ENOENT)",
+	"changes refused from inside a call (COUPLED_EPERM)",
+	"of those, the caller inside no group of the target's path",
 };
 
 int g_scenario;
@@ -220,6 +235,9 @@ struct abort_ctx {
 	/* Membership scenarios, every core: the marks (else NULL). */
 	rl::var<unsigned> *mine;   /* this core's, written by its calls */
 	rl::var<unsigned> *change; /* the changer's, read by the calls */
+	/* psci_eperm: the leaf of the core each poll tries to take out (its
+	 * core 0), which must be refused; else NULL. */
+	struct coupled_domain *eperm;
 };
 
 /* A call touches both marks: plain accesses Relacy checks. */
@@ -237,6 +255,12 @@ bool should_abort_fn(void *arg, uint32_t self)
 	abort_ctx *a = static_cast<abort_ctx *>(arg);
 	(void)self;
 	touch_marks(a->mine, a->change);
+	if (a->eperm) {
+		RL_ASSERT(coupled_domain_leave(a->eperm, 0) == COUPLED_EPERM);
+		g_cov[COV_EPERM]++;
+		/* Inside the leaf's round only (its should_abort). */
+		g_cov[COV_EPERM_OFF_PATH]++;
+	}
 	if (a->at != NEVER && a->polls++ >= a->at) {
 		a->fired = true;
 		return true;
@@ -438,6 +462,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 			aborts[t][k].fired = false;
 			aborts[t][k].mine = marks ? &core_mark[t] : NULL;
 			aborts[t][k].change = marks ? &change_mark : NULL;
+			aborts[t][k].eperm = NULL;
 			opts[k].deadline = 0;
 			opts[k].should_abort = should_abort_fn;
 			opts[k].abort_arg = &aborts[t][k];
@@ -763,6 +788,7 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 	static const unsigned N = 2 + B; /* the cores with a thread */
 	static const unsigned X = 1;     /* the changed core */
 	static const unsigned MATE = 0;  /* X's cluster-mate, held */
+	static const unsigned HOLD_TURNS = 64;
 
 	struct coupled_group gsys, gcl[2], gleaf[PSCI_CORES];
 	struct coupled_slot ssys[PSCI_CORES], scl0[2], scl1[1];
@@ -790,10 +816,27 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 	abort_ctx aborts[PSCI_CORES][PSCI_LEVELS];
 	int sc;
 
+	bool eperm() const
+	{
+		return sc == SC_PSCI_EPERM;
+	}
+
+	/*
+	 * psci_eperm: the core that core @c tries to take out from inside
+	 * its calls, crosswise: 0 and 1 each other's (tree 1+1), else
+	 * 0 -> 2 -> 1 -> 0, across the clusters.
+	 */
+	static unsigned target(unsigned c)
+	{
+		if (!B)
+			return c ^ 1u;
+		return c == 0 ? 2u : c == 1 ? 0u : 1u;
+	}
+
 	void before()
 	{
 		/* join_leave: X starts out of every level. */
-		unsigned xin = g_scenario == SC_PSCI_LEAVE_JOIN;
+		unsigned xin = g_scenario != SC_PSCI_JOIN_LEAVE;
 
 		sc = g_scenario;
 		g_hook = NULL;
@@ -852,6 +895,8 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 
 	void on_hook(const void *group, uint32_t self, int point)
 	{
+		if (eperm())
+			return;
 		if (point == COUPLED_HOOK_DOMAIN_DRAIN) {
 			draining.store(1u, rl::mo_relaxed, $);
 			return;
@@ -881,12 +926,18 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 			 * while X is out), about to arrive at the system
 			 * (direct: its abort sources polled): held there
 			 * until the changer waits for the tree's calls (ours
-			 * among them) or made its first change.
+			 * among them) or made its first change, for at most
+			 * HOLD_TURNS turns: a wrong change that waits for
+			 * this very round (a group's own change does) must
+			 * fail on what it breaks, not on the hold.
 			 */
 			held = true;
 			armed.store(1u, rl::mo_relaxed, $);
-			while (phase.load(rl::mo_relaxed, $) == 0u &&
-			       !draining.load(rl::mo_relaxed, $))
+			for (unsigned i = 0;
+			     i < HOLD_TURNS &&
+			     phase.load(rl::mo_relaxed, $) == 0u &&
+			     !draining.load(rl::mo_relaxed, $);
+			     i++)
 				rl::yield(1, $);
 		}
 	}
@@ -895,6 +946,8 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 	{
 		bool leave_first = sc == SC_PSCI_LEAVE_JOIN;
 
+		if (eperm())
+			return; /* the cores change each other, refused */
 		/* Start inside a round, or once every core waits for us. */
 		while (!armed.load(rl::mo_relaxed, $) &&
 		       parked[0].load(rl::mo_relaxed, $) != N)
@@ -955,6 +1008,9 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 				aborts[c][k].fired = false;
 				aborts[c][k].mine = &core_mark[c];
 				aborts[c][k].change = &change_mark;
+				aborts[c][k].eperm = k == 0 && eperm()
+							     ? &leaf[target(c)]
+							     : NULL;
 				opts[k].deadline = 0;
 				opts[k].should_abort = should_abort_fn;
 				opts[k].abort_arg = &aborts[c][k];
@@ -964,6 +1020,13 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 				&leaf[c], 0, rec->req, action_fn, &ctx, opts);
 			RL_ASSERT((rec->ret == COUPLED_COMMITTED) ==
 				  (rec->ran == 1));
+			if (eperm()) {
+				/* Nothing stops a one-core leaf's round. */
+				RL_ASSERT(rec->ret == COUPLED_COMMITTED);
+				if (++commits[0] == ROUNDS)
+					return;
+				continue;
+			}
 			if (rec->ret == COUPLED_COMMITTED) {
 				if (p == 2u)
 					return;
@@ -1011,6 +1074,23 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 		for (unsigned k = 0; k < PSCI_LEVELS; k++)
 			RL_ASSERT(r->level[k].committed == (k < r->depth));
 		touch_marks(&core_mark[c], &change_mark);
+		if (eperm()) {
+			/*
+			 * Inside the rounds of levels 0..depth-1: refused
+			 * even where none of them is on the target's path
+			 * (a leaf round alone, or with its cluster's round
+			 * and the target in the other cluster).
+			 */
+			unsigned u = target(c);
+			RL_ASSERT(coupled_domain_leave(&leaf[u], 0) ==
+				  COUPLED_EPERM);
+			RL_ASSERT(coupled_domain_join(&leaf[u], 0) ==
+				  COUPLED_EPERM);
+			g_cov[COV_EPERM] += 2;
+			if (r->depth == 1 ||
+			    (r->depth == 2 && !shares(c, u, 1)))
+				g_cov[COV_EPERM_OFF_PATH] += 2;
+		}
 		if (r->depth == PSCI_LEVELS) {
 			/* Inside the system's round: its barrier orders data. */
 			const struct coupled_domain_level *s = &r->level[2];
@@ -1035,7 +1115,7 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 		struct coupled_domain *node[] = {
 			&sys, &cl[0], &cl[1], &leaf[0], &leaf[1], &leaf[2]
 		};
-		bool in = sc == SC_PSCI_LEAVE_JOIN;
+		bool in = sc != SC_PSCI_JOIN_LEAVE;
 
 		g_cov[COV_EXECS]++;
 		/* The tree's gate, at the root, and every node's counts. */
@@ -1047,7 +1127,8 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 			RL_ASSERT(coupled_load(&node[i]->waiting,
 					       COUPLED_RELAXED) == 0u);
 		}
-		/* X ends in for leave_join, out for join_leave, everywhere. */
+		/* X ends in (leave_join, eperm) or out (join_leave),
+		 * everywhere. */
 		RL_ASSERT(coupled_is_member(&gleaf[X], 0) == in);
 		RL_ASSERT(coupled_is_member(&gcl[0], X) == in);
 		RL_ASSERT(coupled_is_member(&gsys, X) == in);
@@ -1222,7 +1303,8 @@ template <unsigned B> bool run_psci(const run_config &cfg)
 int run_scenario(int sc, unsigned tree, const run_config &cfg)
 {
 	const char *tname = tree == 2 ? "1+1" : "2+1";
-	bool psci = sc == SC_PSCI_LEAVE_JOIN || sc == SC_PSCI_JOIN_LEAVE;
+	bool psci = sc == SC_PSCI_LEAVE_JOIN || sc == SC_PSCI_JOIN_LEAVE ||
+		    sc == SC_PSCI_EPERM;
 	g_scenario = sc;
 	for (unsigned c = 0; c < COV_COUNT; c++)
 		g_cov[c] = 0;
