@@ -59,6 +59,17 @@
  */
 #define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0
 
+/*
+ * Execution contexts, on request (COUPLED_RELACY_CONTEXT 1 before the
+ * include): coupled_adapter_context() names the calling Relacy thread, so
+ * that a membership change from inside a call is refused (COUPLED_EPERM),
+ * as on the pthread and bare-metal adapters.  Off by default: the context
+ * stores of every call cost the other programs' searches.
+ */
+#if defined(COUPLED_RELACY_CONTEXT) && COUPLED_RELACY_CONTEXT
+#define COUPLED_ADAPTER_HAS_CONTEXT 1
+#endif
+
 #define COUPLED_RELACY_WAIT_SPIN 0u
 #define COUPLED_RELACY_WAIT_TOKEN 1u
 
@@ -72,6 +83,15 @@ struct coupled_adapter_slot {
 	rl::atomic<uint32_t> wake_seq;
 	rl::atomic<uint32_t> work;
 };
+
+#if defined(COUPLED_RELACY_CONTEXT) && COUPLED_RELACY_CONTEXT
+/* The calling thread's index + 1: nonzero, one per Relacy thread. */
+static inline uint32_t coupled_adapter_context(struct coupled_adapter_group *ag)
+{
+	(void)ag;
+	return (uint32_t)rl::thread_index() + 1u;
+}
+#endif
 
 static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
 					      uint32_t capacity)

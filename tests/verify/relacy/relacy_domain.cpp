@@ -3,7 +3,9 @@
  * relacy_domain.cpp - the real include/coupled/domain.h (and
  * coupled_group_kick()) under the Relacy race detector: one two-level tree,
  * a root over two leaves, every core a Relacy thread; in the membership
- * scenarios one more thread changes the membership of a core of leaf 0.
+ * scenarios one more thread changes the membership of a core of leaf 0;
+ * the PSCI scenarios' three-level tree (a leaf per core) is below.
+ * The scenarios: relacy_domain_scenarios.def.
  *
  * Build (one line, no CMake), once per protocol variant:
  *
@@ -23,7 +25,8 @@
  *   2+1  root over a leaf of two cores and a leaf of one: 3 threads, the
  *        random scheduler (50000 iterations).
  * The membership scenarios (leave_join, join_leave) run the random
- * scheduler on both trees (4 threads on 2+1).
+ * scheduler on both trees (4 threads on 2+1); the PSCI scenarios have
+ * trees of their own (see there), also with the random scheduler.
  * Environment: COUPLED_RELACY_QUICK=1 (mutation testing: bound 1, 10000
  * iterations), COUPLED_RELACY_BOUND=K, COUPLED_RELACY_ITERS=N, as for
  * relacy_coupled.cpp.
@@ -55,7 +58,7 @@
  *   - plain data written in the root's action before coupled_barrier() on
  *     the root round is read by every other core after it;
  *   - the counters are back to 0 at the end (candidates, waiting, the
- *     leaf's calls and gate).
+ *     tree's calls and gate, at the root).
  *
  * The membership scenarios: a changer thread runs coupled_domain_leave()
  * then coupled_domain_join() of the last core of leaf 0 (leave_join), or
@@ -66,21 +69,58 @@
  *     COUPLED_ENOENT for the root (a member of the leaf and not of the root);
  *   - all or none with the membership of the moment: a round of a level ran
  *     on as many cores as its member count, each once;
- *   - the gate orders every call of leaf 0 against the change, both ways,
- *     by Relacy's data-race detection on plain variables (rl::var): each
- *     call of a leaf-0 core writes its own mark and reads the changer's
+ *   - the tree's gate orders every call of every core against the
+ *     change, both ways, by Relacy's data-race detection on plain variables
+ *     (rl::var): each call writes its core's mark and reads the changer's
  *     mark (in its should_abort and its action); the changer, holding the
- *     gate with no call of leaf 0 in progress (hook point
+ *     gate with no call of the tree in progress (hook point
  *     COUPLED_HOOK_DOMAIN_CHANGE), reads every core's mark and writes its
  *     own.  A call that runs while the change runs (a missed Dekker pair, no
  *     drain, no entry check), a call whose end does not publish it
  *     (coupled__domain_call_end()'s release) or a gate opened without
  *     publishing the change is a data race;
  *   - liveness: waiting cores are woken by the change (token waits), and in
- *     join_leave a core of leaf 1 is held before its root try while the
- *     changer works, as a candidate of the root: the cores of leaf 0
- *     waiting at the root must give it up for the gate, else the change
- *     waits for them and they for the held core (a livelock).
+ *     join_leave a core of leaf 1 is held before its root try, as a
+ *     candidate of the root, until the changer waits for the tree's calls
+ *     (hook point COUPLED_HOOK_DOMAIN_DRAIN; the held call is one of
+ *     them): the cores waiting at the root must give it up for the gate,
+ *     and so must the held core once it goes on, else the change waits for
+ *     them and they for each other (a livelock).
+ *
+ * The PSCI scenarios (psci_leave_join, psci_join_leave): the tree that
+ * PSCI firmware has, every core its own one-core leaf, under its cluster,
+ * under the system: cluster A of cores 0 and 1, cluster B of core 2.
+ * Trees: 1+1, core 2 offline (out of every level, no thread: 3 threads,
+ * cores 0 and 1 and the changer); 2+1, core 2 online (4 threads).  The
+ * changer changes core 1 (leave then join, or join then leave with core 1
+ * out first), whose cluster-mate core 0 is in another leaf; core 0 is held
+ * once in its call, its cluster round committed, right before it arrives
+ * at the system (direct: its abort sources already polled), until the
+ * changer waits for the tree's calls or made its change (at most 64 turns
+ * of Relacy's scheduler); the changer starts
+ * once a core tried the system (or every core waits for it), and before
+ * its second change it waits, drawn, until every core is done calling.
+ * Checked in every execution:
+ *   - no split: the cores of one committed round at any level learn the
+ *     same outcome (committed or not, and the generation) for every level
+ *     above it: one cluster round, one outcome for the system;
+ *   - all or none at every level with the membership of the moment, each
+ *     level's parameter the min of its cores' requests, the system's
+ *     barrier ordering plain data;
+ *   - the changer never proceeds while any domain call of the tree is in
+ *     progress, the cluster-mate's included: the marks, as above, of every
+ *     core against the changer at COUPLED_HOOK_DOMAIN_CHANGE;
+ *   - a level given up above a committed one reports COUPLED_DOMAIN_CANNOT
+ *     or COUPLED_ABORT_MEMBERSHIP, never COUPLED_ENOENT;
+ *   - termination: every thread ends (two calls waiting for each other at
+ *     two levels after a join are a Relacy livelock); the counters of
+ *     every node and the root's gate are back to 0, and core 1 ends a
+ *     member of every level (leave_join) or of none (join_leave).
+ * psci_eperm, on the same trees, has no changer: each core, from inside
+ * its calls (its action at every depth, its leaf's should_abort), tries to
+ * take out another core, crosswise; every try must get COUPLED_EPERM (the
+ * adapter names its contexts here: COUPLED_RELACY_CONTEXT), also where the
+ * caller is inside no group on the target's path, and nothing may hang.
  */
 #include <relacy/relacy.hpp>
 
@@ -94,6 +134,11 @@
 
 #define COUPLED_ATOMIC_RELACY 1
 #define COUPLED_ADAPTER_HEADER "coupled_adapter_relacy.h"
+/* The adapter names its contexts: a change from inside a call gets
+ * COUPLED_EPERM (psci_eperm), as on the pthread and bare-metal adapters. */
+#ifndef COUPLED_RELACY_CONTEXT
+#define COUPLED_RELACY_CONTEXT 1
+#endif
 
 /* The membership scenarios observe the changer and hold a core (hook.h). */
 void relacy_domain_hook(const void *group, uint32_t self, int point);
@@ -105,43 +150,6 @@ void relacy_domain_hook(const void *group, uint32_t self, int point);
 namespace
 {
 
-enum scenario {
-	SC_ABORTS,     /* random aborts at both levels */
-	SC_GIVE_UP,    /* core 1 always gives the root up; the others wait */
-	SC_REFUSE,     /* core 1 refuses the root in its first call */
-	SC_ABANDON,    /* core 1 gives the root up at once, then calls again */
-	SC_LEAVE_JOIN, /* a changer: leave, then join, of leaf 0's last core */
-	SC_JOIN_LEAVE, /* that core starts out: join, then leave; a core of
-			* leaf 1 is held before its root try meanwhile */
-	SC_COUNT
-};
-
-const char *const scenario_names[SC_COUNT] = { "aborts",     "give_up",
-					       "refuse",     "abandon",
-					       "leave_join", "join_leave" };
-const char *const scenario_what[SC_COUNT] = {
-	"each call's should_abort may fire at the leaf (once per core) and at "
-	"the root, at a drawn poll",
-	"core 1's root should_abort fires at a drawn poll of every call: the "
-	"others, waiting at the root, must give it up (no livelock), and the "
-	"root never commits",
-	"core 1 refuses the root (negative request) in its first call: "
-	"nobody waits for it there",
-	"core 1 gives the root up at its first poll in its first call and "
-	"calls again at once: with two cores in its leaf, the other core of "
-	"its leaf round must see the round abandoned although core 1 is a "
-	"candidate again (else it waits at the root for a core waiting in "
-	"the leaf)",
-	"a changer thread takes leaf 0's last core out of every level "
-	"(coupled_domain_leave()), then back in (coupled_domain_join()), while "
-	"every core calls: no split, all or none, and the gate orders every "
-	"call of leaf 0 against the change (rl::var marks both ways)",
-	"leaf 0's last core starts out; a changer joins it, then takes it out "
-	"again, while every core calls; leaf 1's first core is held before "
-	"its root try while the changer works (the cores of leaf 0 waiting at "
-	"the root must give it up for the gate)",
-};
-
 enum coverage {
 	COV_EXECS,
 	COV_ROOT_COMMIT,
@@ -152,25 +160,42 @@ enum coverage {
 	COV_GATE_ABORT,
 	COV_ROOT_GATE,
 	COV_OUT,
+	COV_EPERM,
+	COV_EPERM_OFF_PATH,
 	COV_COUNT
 };
 
-/* The paths each scenario (in enum scenario's order) is there for,
- * COV_COUNT after the last. */
-enum { NEEDS = 4 };
-const unsigned scenario_needs[SC_COUNT][NEEDS] = {
-	/* aborts */
-	{ COV_ROOT_COMMIT, COV_ROOT_CANNOT, COV_ROOT_CALLER, COV_COUNT },
-	/* give_up */
-	{ COV_ROOT_CANNOT, COV_ROOT_CALLER, COV_COUNT, COV_COUNT },
-	/* refuse */
-	{ COV_ROOT_REFUSED, COV_ROOT_CANNOT, COV_ROOT_COMMIT, COV_COUNT },
-	/* abandon */
-	{ COV_ROOT_CANNOT, COV_ROOT_CALLER, COV_COUNT, COV_COUNT },
-	/* leave_join, join_leave */
-	{ COV_GATE_ABORT, COV_ROOT_GATE, COV_OUT, COV_ROOT_COMMIT },
-	{ COV_GATE_ABORT, COV_ROOT_GATE, COV_OUT, COV_ROOT_COMMIT },
+/* The scenarios: relacy_domain_scenarios.def, also read by CMakeLists.txt. */
+enum scenario {
+#define DOMAIN_SCENARIO(id, name, needs, what) id,
+#include "relacy_domain_scenarios.def"
+#undef DOMAIN_SCENARIO
+	SC_COUNT
 };
+
+const char *const scenario_names[SC_COUNT] = {
+#define DOMAIN_SCENARIO(id, name, needs, what) #name,
+#include "relacy_domain_scenarios.def"
+#undef DOMAIN_SCENARIO
+};
+const char *const scenario_what[SC_COUNT] = {
+#define DOMAIN_SCENARIO(id, name, needs, what) what,
+#include "relacy_domain_scenarios.def"
+#undef DOMAIN_SCENARIO
+};
+
+/* The paths each scenario is there for, COV_COUNT after the last. */
+enum { NEEDS = 4 };
+#define DOMAIN_NEEDS(a, b, c, d) \
+	{                        \
+		a, b, c, d       \
+	}
+const unsigned scenario_needs[SC_COUNT][NEEDS] = {
+#define DOMAIN_SCENARIO(id, name, needs, what) DOMAIN_NEEDS needs,
+#include "relacy_domain_scenarios.def"
+#undef DOMAIN_SCENARIO
+};
+#undef DOMAIN_NEEDS
 
 const char *const coverage_names[COV_COUNT] = {
 	"executions",
@@ -180,8 +205,11 @@ const char *const coverage_names[COV_COUNT] = {
 	"root refusals",
 	"leaf caller aborts",
 	"calls given up for a change (COUPLED_ABORT_MEMBERSHIP)",
-	"root outcomes COUPLED_ABORT_MEMBERSHIP",
+	"root outcomes COUPLED_ABORT_MEMBERSHIP (psci: the system's after a "
+	"committed cluster round)",
 	"calls of the core while out (COUPLED_ENOENT)",
+	"changes refused from inside a call (COUPLED_EPERM)",
+	"of those, the caller inside no group of the target's path",
 };
 
 int g_scenario;
@@ -204,12 +232,15 @@ struct abort_ctx {
 	unsigned polls; /* polls so far in this call */
 	unsigned at;    /* the poll that fires, NEVER for none */
 	bool fired;
-	/* Membership scenarios, leaf 0's cores: the marks (else NULL). */
+	/* Membership scenarios, every core: the marks (else NULL). */
 	rl::var<unsigned> *mine;   /* this core's, written by its calls */
 	rl::var<unsigned> *change; /* the changer's, read by the calls */
+	/* psci_eperm: the leaf of the core each poll tries to take out (its
+	 * core 0), which must be refused; else NULL. */
+	struct coupled_domain *eperm;
 };
 
-/* A leaf-0 call touches both marks: plain accesses Relacy checks. */
+/* A call touches both marks: plain accesses Relacy checks. */
 void touch_marks(rl::var<unsigned> *mine, rl::var<unsigned> *change)
 {
 	if (!mine)
@@ -224,6 +255,12 @@ bool should_abort_fn(void *arg, uint32_t self)
 	abort_ctx *a = static_cast<abort_ctx *>(arg);
 	(void)self;
 	touch_marks(a->mine, a->change);
+	if (a->eperm) {
+		RL_ASSERT(coupled_domain_leave(a->eperm, 0) == COUPLED_EPERM);
+		g_cov[COV_EPERM]++;
+		/* Inside the leaf's round only (its should_abort). */
+		g_cov[COV_EPERM_OFF_PATH]++;
+	}
 	if (a->at != NEVER && a->polls++ >= a->at) {
 		a->fired = true;
 		return true;
@@ -273,7 +310,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 	rl::var<uint32_t> data[N];
 
 	/*
-	 * Membership scenarios: the changer's mark, and each leaf-0 core's
+	 * Membership scenarios: the changer's mark, and each core's
 	 * (plain: the gate must order them); the changer's progress (0, 1
 	 * after its first change, 2 when done; relaxed everywhere, so that it
 	 * orders nothing the gate should).
@@ -281,6 +318,9 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 	rl::var<unsigned> change_mark;
 	rl::var<unsigned> core_mark[N];
 	rl::atomic<unsigned> phase;
+	/* Set when the changer first waits for the tree's calls (the hook
+	 * COUPLED_HOOK_DOMAIN_DRAIN; relaxed, as phase). */
+	rl::atomic<unsigned> draining;
 
 	/* Owner-only records, read by after() once every thread ended. */
 	call_rec calls[N][MAXCALLS];
@@ -324,6 +364,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		}
 		change_mark($) = 0u;
 		phase.store(0u, rl::mo_relaxed, $);
+		draining.store(0u, rl::mo_relaxed, $);
 		g_hook_test = this;
 		g_hook = hook_dispatch;
 	}
@@ -339,14 +380,20 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 	{
 		if (!changes())
 			return;
+		if (point == COUPLED_HOOK_DOMAIN_DRAIN) {
+			/* relaxed: a test schedule, it orders nothing. */
+			draining.store(1u, rl::mo_relaxed, $);
+			return;
+		}
 		if (point == COUPLED_HOOK_DOMAIN_CHANGE && group == &gleaf[0]) {
 			/*
-			 * The changer holds leaf 0's gate and no call of it
-			 * is in progress: every finished call's writes are
-			 * visible (coupled__domain_call_end()'s release), and
-			 * no call may read what we write now.
+			 * The changer holds the tree's gate and no call of
+			 * any core of the tree is in progress: every
+			 * finished call's writes are visible
+			 * (coupled__domain_call_end()'s release), and no call
+			 * may read what we write now.
 			 */
-			for (unsigned t = 0; t < A; t++) {
+			for (unsigned t = 0; t < N; t++) {
 				unsigned m = core_mark[t]($);
 				(void)m;
 			}
@@ -355,8 +402,13 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		}
 		if (point == COUPLED_HOOK_DOMAIN_TRY && group == &groot &&
 		    self == HELD && sc == SC_JOIN_LEAVE) {
-			/* relaxed: a test schedule, it orders nothing. */
-			while (phase.load(rl::mo_relaxed, $) != 2u)
+			/*
+			 * Until the changer waits for the tree's calls (ours
+			 * among them), or is done (relaxed: a test schedule,
+			 * it orders nothing).
+			 */
+			while (phase.load(rl::mo_relaxed, $) != 2u &&
+			       !draining.load(rl::mo_relaxed, $))
 				rl::yield(1, $);
 		}
 	}
@@ -394,7 +446,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 	/*
 	 * Start core @t's next call: @req and @opts its request and abort
 	 * options at every level, nothing injected yet; @marks: its aborts
-	 * touch the membership scenarios' marks (leaf 0's cores there).
+	 * touch the membership scenarios' marks (every core there).
 	 * Return: the call's index in calls[t].
 	 */
 	unsigned new_call(unsigned t, bool marks, int32_t *req,
@@ -410,6 +462,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 			aborts[t][k].fired = false;
 			aborts[t][k].mine = marks ? &core_mark[t] : NULL;
 			aborts[t][k].change = marks ? &change_mark : NULL;
+			aborts[t][k].eperm = NULL;
 			opts[k].deadline = 0;
 			opts[k].should_abort = should_abort_fn;
 			opts[k].abort_arg = &aborts[t][k];
@@ -447,7 +500,6 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 	void change_core(unsigned t)
 	{
 		unsigned commits = 0;
-		bool l0 = leaf_of(t) == 0;
 
 		for (;;) {
 			/* relaxed: progress only (see phase). */
@@ -459,7 +511,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 			}
 			int32_t req[LEVELS];
 			struct coupled_abort_opts opts[LEVELS];
-			call_rec *rec = &calls[t][new_call(t, l0, req, opts)];
+			call_rec *rec = &calls[t][new_call(t, true, req, opts)];
 
 			rec->stop = false;
 			enter(t, rec, req, opts);
@@ -471,8 +523,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 				continue;
 			}
 			if (rec->ret == COUPLED_ABORT_MEMBERSHIP) {
-				/* Only the gate, only on leaf 0. */
-				RL_ASSERT(l0);
+				/* Only the tree's gate, on any leaf. */
 				g_cov[COV_GATE_ABORT]++;
 				if (p == 2u) {
 					/*
@@ -557,7 +608,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		RL_ASSERT(r->depth >= 1 && r->depth <= LEVELS);
 		for (unsigned k = 0; k < LEVELS; k++)
 			RL_ASSERT(r->level[k].committed == (k < r->depth));
-		if (leaf_of(t) == 0 && changes())
+		if (changes())
 			touch_marks(&core_mark[t], &change_mark);
 		if (r->depth == LEVELS) {
 			/* Inside the root's round: its barrier orders data. */
@@ -591,12 +642,9 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		RL_ASSERT(coupled_load(&root.candidates, COUPLED_RELAXED) ==
 			  0u);
 		RL_ASSERT(coupled_load(&root.waiting, COUPLED_RELAXED) == 0u);
-		for (unsigned l = 0; l < 2; l++) {
-			RL_ASSERT(coupled_load(&leaf[l].calls,
-					       COUPLED_RELAXED) == 0u);
-			RL_ASSERT(coupled_load(&leaf[l].changing,
-					       COUPLED_RELAXED) == 0u);
-		}
+		/* The tree's gate, at the root. */
+		RL_ASSERT(coupled_load(&root.calls, COUPLED_RELAXED) == 0u);
+		RL_ASSERT(coupled_load(&root.changing, COUPLED_RELAXED) == 0u);
 		if (changes()) {
 			/* X ends in for leave_join, out for join_leave. */
 			bool in = sc == SC_LEAVE_JOIN;
@@ -679,9 +727,9 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		if (!l1->committed) {
 			int o = l1->outcome;
 			/*
-			 * COUPLED_ABORT_MEMBERSHIP: the gate (leaf 0) or the
-			 * root's change (leaf 1).  Never COUPLED_ENOENT: a
-			 * member of the leaf is one of the root.
+			 * COUPLED_ABORT_MEMBERSHIP: the tree's gate.  Never
+			 * COUPLED_ENOENT: a member of the leaf is one of the
+			 * root.
 			 */
 			RL_ASSERT(o == COUPLED_DOMAIN_CANNOT ||
 				  o == COUPLED_DOMAIN_REFUSED ||
@@ -711,6 +759,462 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		RL_ASSERT(l1->param == min);
 	}
 };
+
+/*
+ * The PSCI shape: every core its own one-core leaf, under its cluster,
+ * under the system.  Cluster A holds cores 0 and 1; cluster B holds core 2,
+ * online (a thread that calls, B = 1) or offline (out of every level and no
+ * thread, B = 0).  One changer thread changes core 1 (X), whose cluster-mate
+ * core 0 shares no leaf with it: a cluster round holds cores of two leaves.
+ */
+enum { PSCI_LEVELS = 3, PSCI_CORES = 3, PSCI_MAXCALLS = 12 };
+
+struct psci_rec {
+	int ret;
+	unsigned ran;
+	int32_t req[PSCI_LEVELS];
+	struct coupled_domain_round r;
+};
+
+template <unsigned B> struct psci_test;
+
+template <unsigned B> struct psci_ctx {
+	psci_test<B> *t;
+	unsigned core;
+};
+
+template <unsigned B>
+struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
+	static const unsigned N = 2 + B; /* the cores with a thread */
+	static const unsigned X = 1;     /* the changed core */
+	static const unsigned MATE = 0;  /* X's cluster-mate, held */
+	static const unsigned HOLD_TURNS = 64;
+
+	struct coupled_group gsys, gcl[2], gleaf[PSCI_CORES];
+	struct coupled_slot ssys[PSCI_CORES], scl0[2], scl1[1];
+	struct coupled_slot sleaf[PSCI_CORES][1];
+	struct coupled_domain sys, cl[2], leaf[PSCI_CORES];
+
+	/* Plain data of the system's action, ordered by its barrier. */
+	rl::var<uint32_t> data[PSCI_CORES];
+	/* The marks, as in domain_test: every core's and the changer's. */
+	rl::var<unsigned> change_mark;
+	rl::var<unsigned> core_mark[PSCI_CORES];
+	/*
+	 * The schedule, relaxed everywhere (it must order nothing the gate
+	 * should): the changer's progress (0, 1 after its first change, 2
+	 * when done); armed: a core reached the system's try; parked[p]:
+	 * the cores done with phase p (ROUNDS commits, or stopped by the
+	 * gate or while out), waiting for the changer's next step; draining:
+	 * the changer waits for the tree's calls; held: MATE was held once.
+	 */
+	rl::atomic<unsigned> phase, armed, parked[2], draining;
+	bool held;
+
+	psci_rec calls[PSCI_CORES][PSCI_MAXCALLS];
+	unsigned ncalls[PSCI_CORES];
+	abort_ctx aborts[PSCI_CORES][PSCI_LEVELS];
+	int sc;
+
+	bool eperm() const
+	{
+		return sc == SC_PSCI_EPERM;
+	}
+
+	/*
+	 * psci_eperm: the core that core @c tries to take out from inside
+	 * its calls, crosswise: 0 and 1 each other's (tree 1+1), else
+	 * 0 -> 2 -> 1 -> 0, across the clusters.
+	 */
+	static unsigned target(unsigned c)
+	{
+		if (!B)
+			return c ^ 1u;
+		return c == 0 ? 2u : c == 1 ? 0u : 1u;
+	}
+
+	void before()
+	{
+		/* join_leave: X starts out of every level. */
+		unsigned xin = g_scenario != SC_PSCI_JOIN_LEAVE;
+
+		sc = g_scenario;
+		g_hook = NULL;
+		/* The system's ids: 0, 1 (cluster A), 2 (cluster B). */
+		RL_ASSERT(coupled_group_init(&gsys, ssys, PSCI_CORES,
+					     PSCI_CORES, NULL) == 0);
+		RL_ASSERT(coupled_group_init(&gcl[0], scl0, 2, 1 + xin, NULL) ==
+			  0);
+		RL_ASSERT(coupled_group_init(&gcl[1], scl1, 1, B, NULL) == 0);
+		for (unsigned c = 0; c < PSCI_CORES; c++)
+			RL_ASSERT(coupled_group_init(&gleaf[c], sleaf[c], 1,
+						     c == 2   ? B
+						     : c == X ? xin
+							      : 1u,
+						     NULL) == 0);
+		if (!B)
+			RL_ASSERT(coupled_leave(&gsys, 2) == 0);
+		if (!xin)
+			RL_ASSERT(coupled_leave(&gsys, X) == 0);
+		coupled_relacy_set_mode(coupled_group_adapter(&gsys),
+					COUPLED_RELACY_WAIT_TOKEN);
+		for (unsigned l = 0; l < 2; l++)
+			coupled_relacy_set_mode(coupled_group_adapter(&gcl[l]),
+						COUPLED_RELACY_WAIT_TOKEN);
+		for (unsigned c = 0; c < PSCI_CORES; c++)
+			coupled_relacy_set_mode(
+				coupled_group_adapter(&gleaf[c]),
+				COUPLED_RELACY_WAIT_TOKEN);
+		RL_ASSERT(coupled_domain_init(&sys, &gsys, NULL) == 0);
+		RL_ASSERT(coupled_domain_init(&cl[0], &gcl[0], &sys) == 0);
+		RL_ASSERT(coupled_domain_init(&cl[1], &gcl[1], &sys) == 0);
+		for (unsigned c = 0; c < PSCI_CORES; c++)
+			RL_ASSERT(coupled_domain_init(&leaf[c], &gleaf[c],
+						      &cl[c < 2 ? 0 : 1]) == 0);
+		for (unsigned c = 0; c < PSCI_CORES; c++) {
+			data[c]($) = 0u;
+			core_mark[c]($) = 0u;
+			ncalls[c] = 0;
+		}
+		change_mark($) = 0u;
+		phase.store(0u, rl::mo_relaxed, $);
+		armed.store(0u, rl::mo_relaxed, $);
+		parked[0].store(0u, rl::mo_relaxed, $);
+		parked[1].store(0u, rl::mo_relaxed, $);
+		draining.store(0u, rl::mo_relaxed, $);
+		held = false;
+		g_hook_test = this;
+		g_hook = hook_dispatch;
+	}
+
+	static void hook_dispatch(void *test, const void *group, uint32_t self,
+				  int point)
+	{
+		static_cast<psci_test *>(test)->on_hook(group, self, point);
+	}
+
+	void on_hook(const void *group, uint32_t self, int point)
+	{
+		if (eperm())
+			return;
+		if (point == COUPLED_HOOK_DOMAIN_DRAIN) {
+			draining.store(1u, rl::mo_relaxed, $);
+			return;
+		}
+		if (point == COUPLED_HOOK_DOMAIN_CHANGE && group == &gleaf[X]) {
+			/*
+			 * The changer holds the tree's gate and no domain
+			 * call of the tree is in progress: it reads every
+			 * core's mark and writes its own, a data race with
+			 * any call still running (X's cluster-mate's, say).
+			 */
+			for (unsigned c = 0; c < N; c++) {
+				unsigned m = core_mark[c]($);
+				(void)m;
+			}
+			change_mark($) = change_mark($) + 1u;
+			return;
+		}
+		if (group != &gsys)
+			return;
+		if (point == COUPLED_HOOK_DOMAIN_TRY)
+			armed.store(1u, rl::mo_relaxed, $);
+		if (point == COUPLED_HOOK_ARRIVE && self == MATE && !held &&
+		    phase.load(rl::mo_relaxed, $) == 0u) {
+			/*
+			 * MATE, its cluster round committed (with X, or alone
+			 * while X is out), about to arrive at the system
+			 * (direct: its abort sources polled): held there
+			 * until the changer waits for the tree's calls (ours
+			 * among them) or made its first change, for at most
+			 * HOLD_TURNS turns: a wrong change that waits for
+			 * this very round (a group's own change does) must
+			 * fail on what it breaks, not on the hold.
+			 */
+			held = true;
+			armed.store(1u, rl::mo_relaxed, $);
+			for (unsigned i = 0;
+			     i < HOLD_TURNS &&
+			     phase.load(rl::mo_relaxed, $) == 0u &&
+			     !draining.load(rl::mo_relaxed, $);
+			     i++)
+				rl::yield(1, $);
+		}
+	}
+
+	void changer()
+	{
+		bool leave_first = sc == SC_PSCI_LEAVE_JOIN;
+
+		if (eperm())
+			return; /* the cores change each other, refused */
+		/* Start inside a round, or once every core waits for us. */
+		while (!armed.load(rl::mo_relaxed, $) &&
+		       parked[0].load(rl::mo_relaxed, $) != N)
+			rl::yield(1, $);
+		RL_ASSERT((leave_first
+				   ? coupled_domain_leave(&leaf[X], 0)
+				   : coupled_domain_join(&leaf[X], 0)) == 0);
+		phase.store(1u, rl::mo_relaxed, $);
+		/*
+		 * Drawn: the second change at once, into the cores' calls,
+		 * or once every core is done with phase 1, so that a hang
+		 * the first change left (two calls waiting for each other
+		 * at two levels after a join) is not ended by the second.
+		 */
+		if (rl::rand(2))
+			while (parked[1].load(rl::mo_relaxed, $) != N)
+				rl::yield(1, $);
+		RL_ASSERT((leave_first
+				   ? coupled_domain_join(&leaf[X], 0)
+				   : coupled_domain_leave(&leaf[X], 0)) == 0);
+		phase.store(2u, rl::mo_relaxed, $);
+	}
+
+	/* Wait for the changer's next step after phase @p (counted). */
+	void park(unsigned p)
+	{
+		if (p < 2u)
+			parked[p].fetch_add(1u, rl::mo_relaxed, $);
+		while (phase.load(rl::mo_relaxed, $) == p)
+			rl::yield(1, $);
+	}
+
+	/*
+	 * Core @c: calls until it committed ROUNDS times in each of the
+	 * changer's phases 0 and 1, then once more when the changer is done.
+	 * After a call given up for the gate, or made while out, it waits
+	 * for the changer's next step.
+	 */
+	void core(unsigned c)
+	{
+		unsigned commits[2] = { 0, 0 };
+
+		for (;;) {
+			unsigned p = phase.load(rl::mo_relaxed, $);
+			if (p != 2u && commits[p] >= ROUNDS) {
+				park(p);
+				continue;
+			}
+			RL_ASSERT(ncalls[c] < PSCI_MAXCALLS);
+			psci_rec *rec = &calls[c][ncalls[c]++];
+			struct coupled_abort_opts opts[PSCI_LEVELS];
+			psci_ctx<B> ctx = { this, c };
+
+			for (unsigned k = 0; k < PSCI_LEVELS; k++) {
+				rec->req[k] = request_of(c, ncalls[c], k);
+				aborts[c][k].polls = 0;
+				aborts[c][k].at = NEVER;
+				aborts[c][k].fired = false;
+				aborts[c][k].mine = &core_mark[c];
+				aborts[c][k].change = &change_mark;
+				aborts[c][k].eperm = k == 0 && eperm()
+							     ? &leaf[target(c)]
+							     : NULL;
+				opts[k].deadline = 0;
+				opts[k].should_abort = should_abort_fn;
+				opts[k].abort_arg = &aborts[c][k];
+			}
+			rec->ran = 0;
+			rec->ret = coupled_domain_enter_opts(
+				&leaf[c], 0, rec->req, action_fn, &ctx, opts);
+			RL_ASSERT((rec->ret == COUPLED_COMMITTED) ==
+				  (rec->ran == 1));
+			if (eperm()) {
+				/* Nothing stops a one-core leaf's round. */
+				RL_ASSERT(rec->ret == COUPLED_COMMITTED);
+				if (++commits[0] == ROUNDS)
+					return;
+				continue;
+			}
+			if (rec->ret == COUPLED_COMMITTED) {
+				if (p == 2u)
+					return;
+				commits[p]++;
+				continue;
+			}
+			if (rec->ret == COUPLED_ABORT_MEMBERSHIP) {
+				g_cov[COV_GATE_ABORT]++;
+				if (p == 2u) {
+					/* The gate may still look closed. */
+					rl::yield(1, $);
+					continue;
+				}
+			} else {
+				/* Only X, only while out. */
+				RL_ASSERT(rec->ret == COUPLED_ENOENT);
+				RL_ASSERT(c == X);
+				g_cov[COV_OUT]++;
+				if (p == 2u) {
+					RL_ASSERT(sc == SC_PSCI_JOIN_LEAVE);
+					return;
+				}
+			}
+			park(p);
+		}
+	}
+
+	void thread(unsigned t)
+	{
+		if (t == N)
+			changer();
+		else
+			core(t);
+	}
+
+	void on_action(unsigned c, const struct coupled_domain_round *r)
+	{
+		psci_rec *rec = &calls[c][ncalls[c] - 1];
+
+		rec->ran++;
+		rec->r = *r;
+		RL_ASSERT(r->levels == PSCI_LEVELS);
+		RL_ASSERT(r->core == 0);
+		RL_ASSERT(r->depth >= 1 && r->depth <= PSCI_LEVELS);
+		for (unsigned k = 0; k < PSCI_LEVELS; k++)
+			RL_ASSERT(r->level[k].committed == (k < r->depth));
+		touch_marks(&core_mark[c], &change_mark);
+		if (eperm()) {
+			/*
+			 * Inside the rounds of levels 0..depth-1: refused
+			 * even where none of them is on the target's path
+			 * (a leaf round alone, or with its cluster's round
+			 * and the target in the other cluster).
+			 */
+			unsigned u = target(c);
+			RL_ASSERT(coupled_domain_leave(&leaf[u], 0) ==
+				  COUPLED_EPERM);
+			RL_ASSERT(coupled_domain_join(&leaf[u], 0) ==
+				  COUPLED_EPERM);
+			g_cov[COV_EPERM] += 2;
+			if (r->depth == 1 ||
+			    (r->depth == 2 && !shares(c, u, 1)))
+				g_cov[COV_EPERM_OFF_PATH] += 2;
+		}
+		if (r->depth == PSCI_LEVELS) {
+			/* Inside the system's round: its barrier orders data. */
+			const struct coupled_domain_level *s = &r->level[2];
+			unsigned same = 0;
+			data[c]($) = s->generation;
+			RL_ASSERT(coupled_barrier(s->round) == 0);
+			for (unsigned j = 0; j < N; j++)
+				same += data[j]($) == s->generation;
+			RL_ASSERT(same == s->members);
+			RL_ASSERT(coupled_barrier(s->round) == 0);
+		}
+	}
+
+	/* Do cores @a and @b share level @k's node? */
+	static bool shares(unsigned a, unsigned b, unsigned k)
+	{
+		return k == 2 || (k == 1 && (a < 2) == (b < 2)) || a == b;
+	}
+
+	void after()
+	{
+		struct coupled_domain *node[] = {
+			&sys, &cl[0], &cl[1], &leaf[0], &leaf[1], &leaf[2]
+		};
+		bool in = sc != SC_PSCI_JOIN_LEAVE;
+
+		g_cov[COV_EXECS]++;
+		/* The tree's gate, at the root, and every node's counts. */
+		RL_ASSERT(coupled_load(&sys.calls, COUPLED_RELAXED) == 0u);
+		RL_ASSERT(coupled_load(&sys.changing, COUPLED_RELAXED) == 0u);
+		for (unsigned i = 0; i < sizeof(node) / sizeof(node[0]); i++) {
+			RL_ASSERT(coupled_load(&node[i]->candidates,
+					       COUPLED_RELAXED) == 0u);
+			RL_ASSERT(coupled_load(&node[i]->waiting,
+					       COUPLED_RELAXED) == 0u);
+		}
+		/* X ends in (leave_join, eperm) or out (join_leave),
+		 * everywhere. */
+		RL_ASSERT(coupled_is_member(&gleaf[X], 0) == in);
+		RL_ASSERT(coupled_is_member(&gcl[0], X) == in);
+		RL_ASSERT(coupled_is_member(&gsys, X) == in);
+		for (unsigned c = 0; c < N; c++)
+			for (unsigned d = 0; d < ncalls[c]; d++)
+				check_call(c, d);
+	}
+
+	/*
+	 * One committed call against every other call of the execution: at
+	 * each level it committed, the round ran on exactly its member count
+	 * of cores, once each, with one parameter (the min of their
+	 * requests); and the cores of one committed round learn the same
+	 * outcome for every level above it (no split: one cluster round, one
+	 * outcome for the system).
+	 */
+	void check_call(unsigned c, unsigned d)
+	{
+		const psci_rec *rec = &calls[c][d];
+		if (rec->ret != COUPLED_COMMITTED)
+			return;
+		const struct coupled_domain_round *r = &rec->r;
+
+		for (unsigned k = 0; k < r->depth; k++) {
+			const struct coupled_domain_level *lv = &r->level[k];
+			unsigned count = 0;
+			int32_t min = INT32_MAX;
+
+			for (unsigned u = 0; u < N; u++) {
+				unsigned here = 0;
+				if (!shares(c, u, k))
+					continue;
+				for (unsigned e = 0; e < ncalls[u]; e++) {
+					const psci_rec *o = &calls[u][e];
+					const struct coupled_domain_level *ol =
+						&o->r.level[k];
+					if (o->ret != COUPLED_COMMITTED ||
+					    !ol->committed ||
+					    ol->generation != lv->generation)
+						continue;
+					here++;
+					if (o->req[k] < min)
+						min = o->req[k];
+					RL_ASSERT(ol->param == lv->param);
+					RL_ASSERT(ol->members == lv->members);
+					for (unsigned j = k + 1;
+					     j < PSCI_LEVELS; j++) {
+						/* No split. */
+						RL_ASSERT(
+							o->r.level[j].committed ==
+							r->level[j].committed);
+						if (r->level[j].committed)
+							RL_ASSERT(
+								o->r.level[j]
+									.generation ==
+								r->level[j]
+									.generation);
+					}
+				}
+				RL_ASSERT(here <= 1);
+				count += here;
+			}
+			RL_ASSERT(count == lv->members);
+			RL_ASSERT(lv->param == min);
+		}
+		if (r->depth == PSCI_LEVELS) {
+			g_cov[COV_ROOT_COMMIT]++;
+			return;
+		}
+		/* The level given up: the tree's gate, a round-mate's give-up
+		 * or a non-candidate member; never COUPLED_ENOENT. */
+		int o = r->level[r->depth].outcome;
+		RL_ASSERT(o == COUPLED_DOMAIN_CANNOT ||
+			  o == COUPLED_ABORT_MEMBERSHIP);
+		if (r->depth == 2)
+			g_cov[o == COUPLED_DOMAIN_CANNOT ? COV_ROOT_CANNOT
+							 : COV_ROOT_GATE]++;
+	}
+};
+
+template <unsigned B>
+void psci_action_dispatch(const struct coupled_domain_round *r, void *ctx)
+{
+	psci_ctx<B> *a = static_cast<psci_ctx<B> *>(ctx);
+	a->t->on_action(a->core, r);
+}
 
 template <unsigned A, unsigned B, unsigned C>
 void action_dispatch(const struct coupled_domain_round *r, void *ctx)
@@ -778,9 +1282,29 @@ bool run_one(const run_config &cfg)
 	return ok;
 }
 
+/* The PSCI shape with cluster B's core online (@B 1) or offline. */
+template <unsigned B> bool run_psci(const run_config &cfg)
+{
+	rl::test_params p;
+	std::ostringstream sink;
+	p.output_stream = &std::cout;
+	p.progress_stream = &sink;
+	p.execution_depth_limit = 20000;
+	p.search_type = rl::sched_random;
+	p.iteration_count = cfg.iterations;
+	g_action = psci_action_dispatch<B>;
+	bool ok = rl::simulate<psci_test<B>>(p);
+	g_hook = NULL;
+	std::cout << "  search: random, iterations " << p.stop_iteration
+		  << "\n";
+	return ok;
+}
+
 int run_scenario(int sc, unsigned tree, const run_config &cfg)
 {
 	const char *tname = tree == 2 ? "1+1" : "2+1";
+	bool psci = sc == SC_PSCI_LEAVE_JOIN || sc == SC_PSCI_JOIN_LEAVE ||
+		    sc == SC_PSCI_EPERM;
 	g_scenario = sc;
 	for (unsigned c = 0; c < COV_COUNT; c++)
 		g_cov[c] = 0;
@@ -788,10 +1312,11 @@ int run_scenario(int sc, unsigned tree, const run_config &cfg)
 		    tname, COUPLED_PROTOCOL_NAME, scenario_what[sc]);
 	std::fflush(stdout);
 	bool change = sc == SC_LEAVE_JOIN || sc == SC_JOIN_LEAVE;
-	bool ok = tree == 2 ? (change ? run_one<1, 1, 1>(cfg)
-				      : run_one<1, 1, 0>(cfg))
-			    : (change ? run_one<2, 1, 1>(cfg)
-				      : run_one<2, 1, 0>(cfg));
+	bool ok = psci ? (tree == 2 ? run_psci<0>(cfg) : run_psci<1>(cfg))
+		  : tree == 2 ? (change ? run_one<1, 1, 1>(cfg)
+					: run_one<1, 1, 0>(cfg))
+			      : (change ? run_one<2, 1, 1>(cfg)
+					: run_one<2, 1, 0>(cfg));
 	std::cout.flush();
 	if (!ok) {
 		std::printf("FAIL: %s %s\n", scenario_names[sc], tname);
