@@ -22,12 +22,29 @@
 
 #define TORTURE_YIELD() board_yield()
 #define torture_set_work_hook coupled_riscv_set_work_hook
-#define TORTURE_STRATEGY (TORTURE_SGI ? "wfi-msip-irq" : "wfi-msip-masked")
+
+/*
+ * TORTURE_SCRAMBLE=1: hart h of n is participant n - 1 - h, so that no
+ * participant's id is its hart (with 4 harts: participant i on hart 3 - i)
+ * and a wake sent to the id's MSIP would reach another hart.
+ */
+#ifndef TORTURE_SCRAMBLE
+#define TORTURE_SCRAMBLE 0
+#endif
+#if TORTURE_SCRAMBLE
+#define TORTURE_ID_OF(cpu) (board_cpu_count() - 1u - (cpu))
+#define TORTURE_MAP "-scrambled"
+#else
+#define TORTURE_MAP ""
+#endif
+#define TORTURE_STRATEGY                          \
+	(TORTURE_SGI ? "wfi-msip-irq" TORTURE_MAP \
+		     : "wfi-msip-masked" TORTURE_MAP)
 
 /**
  * torture_setup_wake() - the WFI strategy with the CLINT, for a group
  * @g: the group (not shared yet)
- * @n: its participants, participant i on hart i
+ * @n: its participants, participant i on hart i (n - 1 - i scrambled)
  *
  * Return: 0, or -1 if the adapter refused.
  */
@@ -41,7 +58,8 @@ static inline int torture_setup_wake(struct coupled_group *g, uint32_t n)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (coupled_riscv_set_hart(coupled_participant_adapter(g, i),
-					   i) != 0)
+					   TORTURE_SCRAMBLE ? n - 1u - i : i) !=
+		    0)
 			return -1;
 	return 0;
 }
