@@ -72,7 +72,11 @@
  * or "domain_torture: FAIL ..." and exits through the board (semihosting:
  * the exit status is the verdict).  Built with -DCOUPLED_ARM_WFE_ONLY=1 the
  * groups run the direct protocol, otherwise the settled one (WFE both).
- * The tree is the shared builder's (tests/common/domain_tree.h).
+ * The tree is the shared builder's (tests/common/domain_tree.h).  A port
+ * that defines TORTURE_DOMAIN_WAKE (the RISC-V board's) sets each group's
+ * wait strategy with torture_setup_domain_wake() and the hart of each id;
+ * the verdict then names it and counts the phase-1 waits (sleeps=), which
+ * must not be 0.
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -197,12 +201,23 @@ static const char *topology = "index";
  * abort sources and its arrival.
  */
 static atomic_uint hook_draws;
+#ifdef TORTURE_DOMAIN_WAKE
+static atomic_uint phase1_sleeps; /* waits in the port's strategy */
+#endif
 
 static void torture_hook(const void *group, uint32_t self, int point)
 {
 	uint32_t n;
 
 	(void)self;
+#ifdef TORTURE_DOMAIN_WAKE
+	if (point == COUPLED_HOOK_PHASE1_SLEEP) {
+		/* relaxed: a count read after the finish's acquire. */
+		atomic_fetch_add_explicit(&phase1_sleeps, 1u,
+					  memory_order_relaxed);
+		return;
+	}
+#endif
 	if (point == COUPLED_HOOK_ARRIVE) {
 		for (n = 0; n < tree.nodes; n++)
 			if ((const void *)&tree.group[n] == group)
@@ -491,6 +506,12 @@ static int group_setup(struct domain_tree *t, uint32_t n, void *arg)
 		rc = torture_set_work_hook(coupled_group_adapter(g),
 					   work_pending,
 					   &cores[cpu_of[t->first[n]]]);
+#ifdef TORTURE_DOMAIN_WAKE
+	/* The port's wait strategy; id i of the node is board core cpu_of[]. */
+	if (!rc)
+		rc = torture_setup_domain_wake(g, t->ncores[n],
+					       &cpu_of[t->first[n]]);
+#endif
 	return rc;
 }
 
@@ -645,6 +666,11 @@ static void report(uint64_t ticks)
 	if (!eperm)
 		fail(0, "no change was asked for from inside a call", 0, 0);
 #endif
+#ifdef TORTURE_DOMAIN_WAKE
+	/* Not vacuous: the port's wait and wake carried rounds. */
+	if (!atomic_load_explicit(&phase1_sleeps, memory_order_relaxed))
+		fail(0, "no core ever waited in the port's strategy", 0, 0);
+#endif
 	aborts = leaf_ab;
 	for (k = 1; k < LEVELS; k++)
 		aborts += tot[k][COUPLED_DOMAIN_CANNOT] +
@@ -695,6 +721,11 @@ static void report(uint64_t ticks)
 	put_kv("ticks", ticks);
 	put_kv("freq", freq);
 	put_kv("seed", seed);
+#ifdef TORTURE_DOMAIN_WAKE
+	board_puts(" strategy=" TORTURE_DOMAIN_WAKE);
+	put_kv("sleeps",
+	       atomic_load_explicit(&phase1_sleeps, memory_order_relaxed));
+#endif
 	board_puts("\n");
 	print_end();
 }

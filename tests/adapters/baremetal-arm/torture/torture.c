@@ -36,7 +36,9 @@
  * (tests/adapters/baremetal-riscv/board/): a board that defines
  * BOARD_TORTURE_PORT names a header with its adapter's calls (below).
  * Built with -DTORTURE_WRONG_REDUCE=1 the group reduces with max while the
- * oracle expects min: the run must fail (the checks can fail).
+ * oracle expects min: the run must fail (the checks can fail).  A port may
+ * give core c another participant id, TORTURE_ID_OF(c) (the RISC-V one
+ * does with -DTORTURE_SCRAMBLE=1, so that no participant's id is its hart).
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -127,6 +129,14 @@ static int torture_setup_wake(struct coupled_group *g, uint32_t n)
 }
 #endif
 #include "../../baremetal-common/torture_common.h"
+
+/*
+ * The participant id of board core @cpu: the core itself, unless the port
+ * scrambles the map (its torture_setup_wake() then names the same map).
+ */
+#ifndef TORTURE_ID_OF
+#define TORTURE_ID_OF(cpu) (cpu)
+#endif
 
 /* APP_SEV() and APP_WFE() as functions, for torture_start(). */
 static void app_sev(void)
@@ -431,10 +441,10 @@ static void report(uint64_t ticks)
 
 void app_main(uint32_t cpu)
 {
-	struct core *c = &cores[cpu];
+	struct core *c = &cores[TORTURE_ID_OF(cpu)];
 	uint64_t t0;
 
-	c->id = cpu;
+	c->id = TORTURE_ID_OF(cpu);
 	if (cpu == 0) {
 		struct coupled_adapter_group *ag;
 
