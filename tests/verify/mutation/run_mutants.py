@@ -696,6 +696,18 @@ LOGIC_MUTANTS = [
      RISCV_H,
      "\tCOUPLED_RISCV_FENCE_W_O();\n\tcoupled__riscv_msip(",
      "\tCOUPLED_RISCV_FENCE_W_O();\n\treturn;\n\tcoupled__riscv_msip("),
+    ("riscv_wake_to_participant_id",
+     "bare-metal RISC-V wake: the MSIP of the hart numbered by the target's"
+     " participant id, not of its hart (coupled_riscv_set_hart())",
+     RISCV_H,
+     "\tcoupled__riscv_msip(ag, target->hart, 1u);",
+     "\tcoupled__riscv_msip(ag, target_id, 1u);"),
+    ("riscv_wait_sleeps_through_deadline",
+     "bare-metal RISC-V wait: rests in WFI although a deadline is set"
+     " (nothing wakes it there at the deadline)",
+     RISCV_H,
+     "\tif (deadline != 0u || ag->strategy != COUPLED_RISCV_WAIT_WFI) {",
+     "\t(void)deadline;\n\tif (ag->strategy != COUPLED_RISCV_WAIT_WFI) {"),
     ("riscv_wfi_no_mie_clear",
      "bare-metal RISC-V WFI wait: the check and WFI with mstatus.MIE as"
      " the caller had it",
