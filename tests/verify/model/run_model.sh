@@ -11,12 +11,11 @@
 #        run_model.sh --trail [-D...] <check>   (also print the shortened trail)
 #
 # Each check generates the verifier with spin -a in a temporary directory,
-# compiles pan with gcc, runs it and prints one line.  A check whose macros
-# hold -DBITSTATE=W is a bitstate search (pan built with -DBITSTATE, run
-# with -wW: a hash array of 2^W bits): a partial search, which can miss
-# states, for a state space too large to search exhaustively in the suite.  A "pass" check must
-# find no error; an anchor/mutant/sanity check must find the expected error
-# (then it passes), so it keeps proving that the checks can find bugs.
+# compiles pan with gcc, runs it and prints one line.  A "pass" check must
+# find no error; an anchor/mutant/sanity/old check must find the expected
+# error (then it passes), so it keeps proving that the checks can find bugs.
+# A check whose macros hold -DBITSTATE=W is a bitstate search (pan built
+# with -DBITSTATE, run with -wW: 2^W bits): partial, it can miss states.
 # Extra -D flags are appended to the check's flags (a mutation suite may
 # pass e.g. -DMUTANT_NO_GUARD and expect safety_3 to fail).
 # Exit status: 0 if every check gave its expected result, 1 otherwise,
@@ -108,7 +107,7 @@ for a in "$@"; do
 	--trail) trail=1 ;;
 	-D*) extra+=("$a") ;;
 	all) mapfile -t names < <(list) ;;
-	-h|--help) sed -n '4,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '4,22p' "$0"; exit 0 ;;
 	*) names+=("$a") ;;
 	esac
 done
