@@ -54,8 +54,7 @@
  * after its arrival, before any member can go ready: every commit it makes
  * is one this model can make, so what the safety checks pass holds for it
  * as well (within this abstraction); a failure found here may need direct's
- * single poll (issue 35's first trace does: settled's second poll sees the
- * gate).
+ * single poll (issue 35 reports that settled survives its first trace).
  *
  * Configuration (cpp macros):
  *   SHAPE        see above, default 1
