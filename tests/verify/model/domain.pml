@@ -4,10 +4,14 @@
  * (include/coupled/domain.h): the levels a core climbs, the candidacy and
  * waiting counters, the abandoned mark, the give-up, and a change of one
  * core's membership (coupled_domain_leave() / coupled_domain_join())
- * racing the calls.  Checks named domain_* in run_model.sh.
+ * racing the calls, through the tree's gate at the root
+ * (include/coupled/domain_call.h and domain_membership.h as of b0b62a4).
+ * Checks named domain_* in run_model.sh.
  *
- * One process per core runs coupled_domain_enter_opts(); one `changer`
- * process takes core CH out of the domain and puts it back.  Every atomic
+ * One process per core runs coupled_domain_enter_opts(); one or two
+ * `changer` processes take a core (CH, or one each chooses) out of the
+ * domain and put it back; with INSIDE two cores change each other's
+ * cluster from inside their actions.  Every atomic
  * operation of domain.h on shared state is one Promela step, labelled with
  * the function (and the operation) it models; local computation is folded
  * into the neighbouring step.
@@ -35,6 +39,22 @@
  *   3  3 levels, 4 cores: pair {0,1} (node 0) and leaf {2} (node 1) under
  *      cluster {0,1,2} (node 3); leaf {3} (node 2) under cluster {3}
  *      (node 4); the root (node 5)
+ *   4  the PSCI shape, 2 clusters x 2 cores: each core c its own leaf
+ *      (node c), clusters {0,1} (node 4) and {2,3} (node 5), the system
+ *      (node 6) over both (3 levels)
+ *   5  the PSCI shape with one cluster online (issue 35's tree, cluster B
+ *      offline, so not modelled): cores 0 and 1 each their own leaf
+ *      (nodes 0, 1) under cluster {0,1} (node 2) under the system (node 3)
+ *
+ * Poll granularity: every level's group call polls its abort sources once
+ * in the step before its arrival, and the arrival that completes the
+ * member set commits in that step.  That is the direct protocol's step
+ * exactly (coupled__run(): one poll, then the counting RMW; the completing
+ * RMW is the commit point).  The settled protocol polls again in phase 1
+ * after its arrival, before any member can go ready: every commit it makes
+ * is one this model can make, so what the safety checks pass holds for it
+ * as well (within this abstraction); a failure found here may need direct's
+ * single poll (issue 35 reports that settled survives its first trace).
  *
  * Configuration (cpp macros):
  *   SHAPE        see above, default 1
@@ -54,12 +74,28 @@
  *                request) for a level above the leaf, default 0
  *   CHANGER      add the changer: coupled_domain_leave(), then
  *                coupled_domain_join(), of core CH (default 1)
- *   CHANGES      with CHANGER: 1 = only the leave (core CH then stays
+ *   CHANGERS     the number of changers (1 or 2; implies CHANGER): two
+ *                changes run concurrently, each of its own core
+ *   CH_ANY       each changer chooses the core it changes (if :: over
+ *                every core) instead of CH; a leave of a non-member, a join
+ *                of a member is refused (COUPLED_ENOENT, COUPLED_EEXIST)
+ *   CHANGES      with CHANGER: 1 = only the leave (the core then stays
  *                out), 2 = the leave and the join (default)
- *   INITIAL_OUT  with CHANGER: core CH starts outside every level and the
- *                changer only joins it
+ *   INITIAL_OUT  with CHANGER: core OUT (default CH) starts outside every
+ *                level and the changers only join
+ *   INSIDE       (4 cores) core 0, in the action of its first call, leaves
+ *                core 3, and core 2 leaves core 1: changes made from
+ *                inside domain calls, crosswise.  The tree's gate refuses
+ *                both (COUPLED_EPERM: the caller is inside a call of the
+ *                tree); the leaf gate allowed a change whose target's path
+ *                does not hold a group the caller is inside
+ *   OLD_LEAF_GATE the gate of 88b5bdd: per leaf.  A call counts in and
+ *                polls its leaf's `changing` and `calls`; a change closes
+ *                only the changed core's leaf's gate, waits only for that
+ *                leaf's calls, and is refused (COUPLED_EPERM) only from
+ *                inside a call of a group on the changed core's path
  *   OLD_CHANGE   the changer and the calls without the gate (the code
- *                before the fix): per-level coupled_leave top-down, then
+ *                before it): per-level coupled_leave top-down, then
  *                coupled_join bottom-up; no `changing`, no `calls`
  *   GOAL_ROOT    the progress property also needs a committed root round
  *
@@ -164,6 +200,18 @@
 #define NN 6
 #define ROOT 5
 #define PATH(c, k) ((k) == 0 -> ((c) < 2 -> 0 : ((c) == 2 -> 1 : 2)) : ((k) == 1 -> ((c) < 3 -> 3 : 4) : ROOT))
+#elif SHAPE == 4
+#define NC 4
+#define LV 3
+#define NN 7
+#define ROOT 6
+#define PATH(c, k) ((k) == 0 -> (c) : ((k) == 1 -> 4 + (c) / 2 : ROOT))
+#elif SHAPE == 5
+#define NC 2
+#define LV 3
+#define NN 4
+#define ROOT 3
+#define PATH(c, k) ((k) == 0 -> (c) : ((k) == 1 -> 2 : ROOT))
 #endif
 
 #define LEAF(c) PATH(c, 0)
@@ -174,6 +222,50 @@
 #ifdef MUTANT_NO_GATE
 #define MUTANT_NO_GATE_CHECK
 #define MUTANT_NO_GATE_POLL
+#endif
+
+/* The gate a call of core c counts in and polls: the tree's, at the root
+ * (b0b62a4), or its leaf's (OLD_LEAF_GATE, 88b5bdd). */
+#if defined(OLD_CHANGE) && defined(OLD_LEAF_GATE)
+#error "OLD_CHANGE (no gate) and OLD_LEAF_GATE exclude each other"
+#endif
+#if defined(OLD_CHANGE) && defined(INSIDE)
+#error "INSIDE needs a gate (the tree's or, with OLD_LEAF_GATE, the leaf's)"
+#endif
+#ifdef OLD_LEAF_GATE
+#define GATE(c) LEAF(c)
+#else
+#define GATE(c) ROOT
+#endif
+
+/* The changers: CHANGER alone is one (of core CH); CHANGERS says how
+ * many. */
+#if defined(CHANGERS) && !defined(CHANGER)
+#define CHANGER
+#endif
+#if defined(CHANGER) && !defined(CHANGERS)
+#define CHANGERS 1
+#endif
+#ifndef CHANGERS
+#define CHANGERS 0
+#endif
+#ifndef OUT
+#define OUT CH
+#endif
+#if defined(CHANGER) && defined(INITIAL_OUT)
+#define STARTS_OUT(p) ((p) == OUT)
+#else
+#define STARTS_OUT(p) 0
+#endif
+
+/* INSIDE: core 0, in the action of its first call, leaves core 3, and
+ * core 2 leaves core 1 (NONE: no change from this core). */
+#define NONE 255
+#ifdef INSIDE
+#if NC != 4
+#error "INSIDE needs a shape of 4 cores"
+#endif
+#define INSIDE_TARGET(c) ((c) == 0 -> 3 : ((c) == 2 -> 1 : NONE))
 #endif
 
 /* reasons a level is not committed (the model's codes) */
@@ -199,8 +291,8 @@ byte cand[NN];      /* candidates */
 byte waiting[NN];   /* waiting */
 byte aband[NN];     /* abandoned */
 #ifndef OLD_CHANGE
-bit changing[NN];   /* changing (leaves) */
-byte calls[NN];     /* calls (leaves) */
+bit changing[NN];   /* changing (the root's; OLD_LEAF_GATE: the leaves') */
+byte calls[NN];     /* calls (the same) */
 #endif
 
 byte aborts_left = ABORTS;
@@ -215,7 +307,8 @@ byte rmin[NN];      /* the minimum of its requests */
 byte fin;           /* cores done with all their calls */
 byte finished;
 bit rootc;          /* a root round committed */
-bit changer_done = 1;
+byte changers;      /* changer processes still running */
+#define changer_done (changers == 0)
 bit split;          /* the property, set just before its assert */
 bit torn;
 byte gi, gj;
@@ -278,13 +371,13 @@ inline learn(n, o)
 /*
  * The sources that fire now, at level k of core c (node n, our round one
  * level down at node nb): the group's own (a change holds it: stop or
- * prevent), the fix's gate (E2: every level polls the leaf's changing),
+ * prevent), the gate (E2: every level polls `changing` of the tree's root, OLD_LEAF_GATE of the leaf),
  * coupled__domain_should_abort() for k > 0 (seq_cst load of candidates,
  * relaxed load of the abandoned mark; the candidates test only at a level
  * without a deadline), and a partner that finished for good.
  */
 #if !defined(OLD_CHANGE) && !defined(MUTANT_NO_GATE_POLL)
-#define GATE_FIRES changing[LEAF(c)]
+#define GATE_FIRES changing[GATE(c)]
 #else
 #define GATE_FIRES 0
 #endif
@@ -358,9 +451,152 @@ inline notice()
 	fi
 }
 
+#if defined(CHANGER) || defined(INSIDE)
+/* coupled_leave(group of node m, core t) (cfail: t is no member there,
+ * coupled_leave's COUPLED_ENOENT) */
+inline group_leave(m, t)
+{
+	/* coupled__membership_begin: take the group (prevent, stop) */
+	atomic { !gchg[m] -> gchg[m] = 1 };
+	/* ... and wait until the arrived waiters have withdrawn */
+	(garr[m] == 0);
+	/* seq_cst store member = 0, coupled__roster_remove */
+	atomic {
+		if
+		:: gmem[m] & BIT(t) -> gmem[m] = gmem[m] & ~BIT(t); gmembers[m]--
+		:: else -> cfail = 1
+		fi
+	};
+	/* seq_cst wait until the core's call of this group returned */
+	(cfail || (ginside[m] & BIT(t)) == 0);
+	/* coupled__membership_end */
+	gchg[m] = 0
+}
+
+/* coupled_join(group of node m, core t) (cfail: t is a member there
+ * already, COUPLED_EEXIST) */
+inline group_join(m, t)
+{
+	atomic { !gchg[m] -> gchg[m] = 1 };
+	(garr[m] == 0);
+	atomic {
+		if
+		:: gmem[m] & BIT(t) -> cfail = 1
+		:: else -> gmem[m] = gmem[m] | BIT(t); gmembers[m]++
+		fi
+	};
+	gchg[m] = 0
+}
+
+/* coupled__domain_gate_close() of core t's gate (the root's; with
+ * OLD_LEAF_GATE its leaf's): C1 the CAS changing 0 -> 1 (waits while
+ * another changer holds it); C2 the kicks of every node (OLD_LEAF_GATE:
+ * of t's path), no effect in the model; C3 wait until the seq_cst load of
+ * calls reads 0 (hook point COUPLED_HOOK_DOMAIN_DRAIN) */
+inline gate_take(t)
+{
+#ifndef OLD_CHANGE
+	atomic { changing[GATE(t)] == 0 -> changing[GATE(t)] = 1 };
+#ifndef MUTANT_NO_DRAIN
+	(calls[GATE(t)] == 0);
+#endif
+#endif
+	skip
+}
+
+/* C5 coupled__domain_gate_open(): release store changing = 0 */
+inline gate_release(t)
+{
+#ifndef OLD_CHANGE
+	changing[GATE(t)] = 0;
+#endif
+	skip
+}
+
+/*
+ * coupled_domain_leave() (joining 0) or coupled_domain_join() (joining 1)
+ * of core t, called by core `who` from inside its action, or by a changer
+ * outside every call (who == NONE).
+ *
+ * C0 coupled__domain_change_begin(): COUPLED_EPERM if the caller is inside
+ * a call of any node's group of the tree (OLD_LEAF_GATE: of a group on t's
+ * path; coupled__caller_inside() reads the caller's own slots, so the
+ * model reads its own ginside bits), then the relaxed member check of t's
+ * leaf (COUPLED_EEXIST / COUPLED_ENOENT): one step; a refused change
+ * closes nothing.  Then C1..C3, C4 coupled_join() bottom-up or
+ * coupled_leave() top-down, and C5.  coupled_join/_leave check again under
+ * the group's lock; as changes of one core are serialised by its gate, only
+ * the first level can refuse (asserted), so the roll-back never runs.
+ */
+inline domain_change(t, joining, who)
+{
+	atomic {
+		cref = 0;
+		if
+		:: who != NONE ->
+#ifdef OLD_LEAF_GATE
+			for (ck : 0 .. LV - 1) {
+				if
+				:: ginside[PATH(t, ck)] & BIT(who) -> cref = 1
+				:: else -> skip
+				fi
+			}
+#else
+			for (ck : 0 .. NN - 1) {
+				if
+				:: ginside[ck] & BIT(who) -> cref = 1
+				:: else -> skip
+				fi
+			}
+#endif
+		:: else -> skip
+		fi;
+		if
+		:: !cref && ((gmem[LEAF(t)] & BIT(t)) != 0) == joining -> cref = 2
+		:: else -> skip
+		fi;
+		ck = 0
+	};
+	if
+	:: cref == 0 ->
+		gate_take(t);
+		if
+		:: joining ->
+			ck = 0;
+			do
+			:: ck < LV ->
+				cm = PATH(t, ck);
+				group_join(cm, t);
+				if
+				:: cfail -> assert(ck == 0); break
+				:: else -> ck++
+				fi
+			:: else -> break
+			od
+		:: else ->
+			ck = LV;
+			do
+			:: ck > 0 ->
+				ck--;
+				cm = PATH(t, ck);
+				group_leave(cm, t);
+				if
+				:: cfail -> assert(ck == LV - 1); break
+				:: else -> skip
+				fi
+			:: else -> break
+			od
+		fi;
+		gate_release(t)
+	:: else -> skip
+	fi;
+	atomic { ck = 0; cm = 0; cref = 0; cfail = 0 }
+}
+#endif
+
 #ifndef OLD_CHANGE
 #define CAN_RETRY (changer_done || \
-		   (!changing[LEAF(c)] && (gmem[LEAF(c)] & BIT(c))))
+		   (!changing[GATE(c)] && (gmem[LEAF(c)] & BIT(c))))
 #else
 #define CAN_RETRY (changer_done || (gmem[LEAF(c)] & BIT(c)))
 #endif
@@ -370,6 +606,10 @@ proctype core(byte c)
 	byte k, n, nb, kk, last, reason, ncalls, top, held, fr;
 	byte gen[LV], req[LV];
 	bit acted, leafok, again;
+#ifdef INSIDE
+	byte ck, cm, cref;
+	bit cfail, inside_done;
+#endif
 
 	do
 	:: ncalls == CALLS -> break
@@ -396,8 +636,8 @@ proctype core(byte c)
 			od;
 			k = 0;
 #ifndef OLD_CHANGE
-			/* E1: seq_cst fetch_add of the leaf's calls */
-			calls[LEAF(c)]++
+			/* E1: seq_cst fetch_add of the gate's calls */
+			calls[GATE(c)]++
 #else
 			skip
 #endif
@@ -408,7 +648,7 @@ proctype core(byte c)
 		 * touched */
 		atomic {
 			if
-			:: changing[LEAF(c)] -> calls[LEAF(c)]--; again = 1; goto call_end
+			:: changing[GATE(c)] -> calls[GATE(c)]--; again = 1; goto call_end
 			:: else -> skip
 			fi
 		};
@@ -461,7 +701,9 @@ enter:
 			fi
 		};
 		/* the arrival (refused while a change holds the group); the
-		 * last one commits the round */
+		 * last one commits the round in this step (direct: the
+		 * completing acq_rel RMW of the word is the commit point; no
+		 * poll between the one above and this step) */
 		atomic {
 			if
 			:: gchg[n] -> reason = R_MEMB; goto group_return
@@ -533,6 +775,16 @@ committed:
 		fi;
 
 action:
+#ifdef INSIDE
+		/* the caller's action changes a core of the other cluster
+		 * (once): core 0 leaves core 3, core 2 leaves core 1 */
+		if
+		:: INSIDE_TARGET(c) != NONE && !inside_done ->
+			inside_done = 1;
+			domain_change(INSIDE_TARGET(c), 0, c)
+		:: else -> skip
+		fi;
+#endif
 		/* the caller's action, in the deepest committed level k
 		 * (local and ghost only), folded into the return of that
 		 * level's group call; then the others return, deepest first
@@ -580,8 +832,8 @@ final:
 		give_up(fr, 0);
 		fr = 0;
 #ifndef OLD_CHANGE
-		/* E3: release fetch_sub of the leaf's calls */
-		calls[LEAF(c)]--;
+		/* E3: release fetch_sub of the gate's calls */
+		calls[GATE(c)]--;
 #endif
 call_end:
 		atomic {
@@ -607,82 +859,31 @@ call_end:
 }
 
 #ifdef CHANGER
-/* coupled_leave(group of node m, core CH) */
-inline group_leave(m)
-{
-	/* coupled__membership_begin: take the group (prevent, stop) */
-	atomic { !gchg[m] -> gchg[m] = 1 };
-	/* ... and wait until the arrived waiters have withdrawn */
-	(garr[m] == 0);
-	/* seq_cst store member = 0, coupled__roster_remove */
-	atomic { gmem[m] = gmem[m] & ~BIT(CH); gmembers[m]-- };
-	/* seq_cst wait until the core's call of this group returned */
-	((ginside[m] & BIT(CH)) == 0);
-	/* coupled__membership_end */
-	gchg[m] = 0
-}
-
-/* coupled_join(group of node m, core CH) */
-inline group_join(m)
-{
-	atomic { !gchg[m] -> gchg[m] = 1 };
-	(garr[m] == 0);
-	atomic { gmem[m] = gmem[m] | BIT(CH); gmembers[m]++ };
-	gchg[m] = 0
-}
-
-/* C1: take the leaf's gate (CAS changing 0 -> 1; one changer: always
- * free); C2: kick every group on the core's path (no effect in the model);
- * C3: wait until the seq_cst load of calls reads 0 (hook point
- * COUPLED_HOOK_DOMAIN_DRAIN) */
-inline gate_take()
-{
-#ifndef OLD_CHANGE
-	atomic { changing[LEAF(CH)] == 0 -> changing[LEAF(CH)] = 1 };
-#ifndef MUTANT_NO_DRAIN
-	(calls[LEAF(CH)] == 0);
-#endif
-#endif
-	skip
-}
-
-/* C5: release store changing = 0 */
-inline gate_release()
-{
-#ifndef OLD_CHANGE
-	changing[LEAF(CH)] = 0;
-#endif
-	skip
-}
-
+/* A changer outside every call: coupled_domain_leave(), then
+ * coupled_domain_join() (CHANGES 1: the leave only; INITIAL_OUT: the join
+ * only) of core CH, or with CH_ANY of a core it chooses. */
 proctype changer()
 {
-	byte k, m;
+	byte t, ck, cm, cref;
+	bit cfail;
 
+#ifdef CH_ANY
+	if
+	:: t = 0
+	:: t = 1
+	:: NC > 2 -> t = 2
+	:: NC > 3 -> t = 3
+	fi;
+#else
+	t = CH;
+#endif
 #if !defined(INITIAL_OUT)
-	/* coupled_domain_leave: C1 .. C3, then C4: coupled_leave of every
-	 * level, top-down, then C5 */
-	gate_take();
-	k = LV;
-	do
-	:: k > 0 -> k--; m = PATH(CH, k); group_leave(m)
-	:: else -> break
-	od;
-	gate_release();
+	domain_change(t, 0, NONE);
 #endif
 #if CHANGES > 1 || defined(INITIAL_OUT)
-	/* coupled_domain_join: C1 .. C3, then C4: coupled_join of every
-	 * level, bottom-up, then C5 */
-	gate_take();
-	k = 0;
-	do
-	:: k < LV -> m = PATH(CH, k); group_join(m); k++
-	:: else -> break
-	od;
-	gate_release();
+	domain_change(t, 1, NONE);
 #endif
-	m = 0; k = 0;
-	changer_done = 1
+	atomic { t = 0; changers-- }
 }
 #endif
 
@@ -693,16 +894,12 @@ init
 	atomic {
 		for (p : 0 .. NC - 1) {
 			for (q : 0 .. LV - 1) {
-#if defined(CHANGER) && defined(INITIAL_OUT)
 				if
-				:: p == CH -> skip
+				:: STARTS_OUT(p) -> skip
 				:: else ->
-#endif
-				gmem[PATH(p, q)] = gmem[PATH(p, q)] | BIT(p);
-				gmembers[PATH(p, q)]++
-#if defined(CHANGER) && defined(INITIAL_OUT)
+					gmem[PATH(p, q)] = gmem[PATH(p, q)] | BIT(p);
+					gmembers[PATH(p, q)]++
 				fi
-#endif
 			}
 		};
 		q = 0;
@@ -710,8 +907,10 @@ init
 			run core(p)
 		};
 #ifdef CHANGER
-		changer_done = 0;
-		run changer();
+		changers = CHANGERS;
+		for (p : 1 .. CHANGERS) {
+			run changer()
+		};
 #endif
 		p = 0
 	};
