@@ -567,6 +567,21 @@ LOGIC_MUTANTS = [
      "\t\treturn true;\n"
      "\t}\n"
      "\tif (coupled_adapter_work_pending("),
+    ("domain_gate_reported_as_cannot",
+     "a core that gives a level above its leaf up because the gate closed"
+     " reports COUPLED_DOMAIN_CANNOT, not COUPLED_ABORT_MEMBERSHIP (the"
+     " caller cannot tell a hot-plug from a busy core)",
+     DOMAIN_CALL_H,
+     "\tif (coupled__domain_gate_closed(c)) {\n"
+     "\t\tc->fired = COUPLED_ABORT_MEMBERSHIP;\n"
+     "\t\treturn true;\n"
+     "\t}\n"
+     "\tif (coupled_adapter_work_pending(",
+     "\tif (coupled__domain_gate_closed(c)) {\n"
+     "\t\tc->fired = COUPLED_DOMAIN_CANNOT;\n"
+     "\t\treturn true;\n"
+     "\t}\n"
+     "\tif (coupled_adapter_work_pending("),
     ("domain_change_no_kick",
      "closing the gate kicks nobody (a core resting in a round does not"
      " see it, and the change waits for that core)",
