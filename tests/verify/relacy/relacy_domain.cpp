@@ -268,6 +268,90 @@ bool should_abort_fn(void *arg, uint32_t self)
 	return false;
 }
 
+/* Every group of @n at @g waits with tokens (the core's wait). */
+void wait_tokens(struct coupled_group *g, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		coupled_relacy_set_mode(coupled_group_adapter(&g[i]),
+					COUPLED_RELACY_WAIT_TOKEN);
+}
+
+/*
+ * The changer's hook at its change (COUPLED_HOOK_DOMAIN_CHANGE of the
+ * changed core's leaf): it holds the tree's gate and no domain call of the
+ * tree is in progress: every finished call's writes are visible
+ * (coupled__domain_call_end()'s release), and no call may read what it
+ * writes now.  It reads the @n cores' marks @core_mark and writes its own
+ * @change_mark: a data race with any call still running (a cluster-mate's
+ * of the changed core, say).
+ */
+void changer_marks(rl::var<unsigned> *core_mark, unsigned n,
+		   rl::var<unsigned> *change_mark)
+{
+	for (unsigned t = 0; t < n; t++) {
+		unsigned m = core_mark[t]($);
+		(void)m;
+	}
+	(*change_mark)($) = (*change_mark)($) + 1u;
+}
+
+/*
+ * Wait for the changer's next step after its phase @p (@phase moves on;
+ * relaxed: a test schedule, it orders nothing), counted in @parked[p]
+ * where the test counts (else @parked is NULL).
+ */
+void park(rl::atomic<unsigned> *phase, rl::atomic<unsigned> *parked, unsigned p)
+{
+	if (parked && p < 2u)
+		parked[p].fetch_add(1u, rl::mo_relaxed, $);
+	while (phase->load(rl::mo_relaxed, $) == p)
+		rl::yield(1, $);
+}
+
+/*
+ * A membership scenario's call that did not commit, of core @is_x (the
+ * changed core, or not) in the changer's phase @p (2: the changer is done;
+ * @phase and @parked as for park()): given up for the tree's gate (@ret
+ * COUPLED_ABORT_MEMBERSHIP, on any leaf), or, the changed core only, made
+ * while out (COUPLED_ENOENT), which after the changer is done only
+ * @ends_out allows (the scenario leaves it out).  Before the changer is
+ * done, the core then waits for its next step.
+ * Return: true if the core is done, false if it calls again.
+ */
+bool gave_up(int ret, bool is_x, unsigned p, bool ends_out,
+	     rl::atomic<unsigned> *phase, rl::atomic<unsigned> *parked)
+{
+	if (ret == COUPLED_ABORT_MEMBERSHIP) {
+		g_cov[COV_GATE_ABORT]++;
+		if (p == 2u) {
+			/*
+			 * Our phase load orders nothing: the gate may still
+			 * look closed.  Its opening is visible after a yield.
+			 */
+			rl::yield(1, $);
+			return false;
+		}
+	} else {
+		/* Only X, only while out. */
+		RL_ASSERT(ret == COUPLED_ENOENT);
+		RL_ASSERT(is_x);
+		g_cov[COV_OUT]++;
+		if (p == 2u) {
+			RL_ASSERT(ends_out);
+			return true;
+		}
+	}
+	park(phase, parked, p);
+	return false;
+}
+
+/* The hook of the test @T running now (g_hook_test). */
+template <typename T>
+void hook_dispatch(void *test, const void *group, uint32_t self, int point)
+{
+	static_cast<T *>(test)->on_hook(group, self, point);
+}
+
 struct call_rec {
 	int ret;
 	unsigned ran;
@@ -345,12 +429,8 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 					     NULL) == 0);
 		RL_ASSERT(coupled_group_init(&gleaf[1], sleaf1, B, B, NULL) ==
 			  0);
-		coupled_relacy_set_mode(coupled_group_adapter(&groot),
-					COUPLED_RELACY_WAIT_TOKEN);
-		for (unsigned l = 0; l < 2; l++)
-			coupled_relacy_set_mode(
-				coupled_group_adapter(&gleaf[l]),
-				COUPLED_RELACY_WAIT_TOKEN);
+		wait_tokens(&groot, 1);
+		wait_tokens(gleaf, 2);
 		RL_ASSERT(coupled_domain_init(&root, &groot, NULL) == 0);
 		RL_ASSERT(coupled_domain_init(&leaf[0], &gleaf[0], &root) == 0);
 		RL_ASSERT(coupled_domain_init(&leaf[1], &gleaf[1], &root) == 0);
@@ -366,13 +446,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 		phase.store(0u, rl::mo_relaxed, $);
 		draining.store(0u, rl::mo_relaxed, $);
 		g_hook_test = this;
-		g_hook = hook_dispatch;
-	}
-
-	static void hook_dispatch(void *test, const void *group, uint32_t self,
-				  int point)
-	{
-		static_cast<domain_test *>(test)->on_hook(group, self, point);
+		g_hook = hook_dispatch<domain_test>;
 	}
 
 	/* The hook points of the membership scenarios. */
@@ -386,18 +460,7 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 			return;
 		}
 		if (point == COUPLED_HOOK_DOMAIN_CHANGE && group == &gleaf[0]) {
-			/*
-			 * The changer holds the tree's gate and no call of
-			 * any core of the tree is in progress: every
-			 * finished call's writes are visible
-			 * (coupled__domain_call_end()'s release), and no call
-			 * may read what we write now.
-			 */
-			for (unsigned t = 0; t < N; t++) {
-				unsigned m = core_mark[t]($);
-				(void)m;
-			}
-			change_mark($) = change_mark($) + 1u;
+			changer_marks(core_mark, N, &change_mark);
 			return;
 		}
 		if (point == COUPLED_HOOK_DOMAIN_TRY && group == &groot &&
@@ -522,30 +585,9 @@ struct domain_test final : rl::test_suite<domain_test<A, B, C>, A + B + C> {
 					return;
 				continue;
 			}
-			if (rec->ret == COUPLED_ABORT_MEMBERSHIP) {
-				/* Only the tree's gate, on any leaf. */
-				g_cov[COV_GATE_ABORT]++;
-				if (p == 2u) {
-					/*
-					 * Our phase load orders nothing: the
-					 * gate may still look closed.  Its
-					 * opening is visible after a yield.
-					 */
-					rl::yield(1, $);
-					continue;
-				}
-			} else {
-				/* Only X, only while out. */
-				RL_ASSERT(rec->ret == COUPLED_ENOENT);
-				RL_ASSERT(t == X);
-				g_cov[COV_OUT]++;
-				if (p == 2u) {
-					RL_ASSERT(sc == SC_JOIN_LEAVE);
-					return;
-				}
-			}
-			while (phase.load(rl::mo_relaxed, $) == p)
-				rl::yield(1, $);
+			if (gave_up(rec->ret, t == X, p, sc == SC_JOIN_LEAVE,
+				    &phase, NULL))
+				return;
 		}
 	}
 
@@ -856,15 +898,9 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 			RL_ASSERT(coupled_leave(&gsys, 2) == 0);
 		if (!xin)
 			RL_ASSERT(coupled_leave(&gsys, X) == 0);
-		coupled_relacy_set_mode(coupled_group_adapter(&gsys),
-					COUPLED_RELACY_WAIT_TOKEN);
-		for (unsigned l = 0; l < 2; l++)
-			coupled_relacy_set_mode(coupled_group_adapter(&gcl[l]),
-						COUPLED_RELACY_WAIT_TOKEN);
-		for (unsigned c = 0; c < PSCI_CORES; c++)
-			coupled_relacy_set_mode(
-				coupled_group_adapter(&gleaf[c]),
-				COUPLED_RELACY_WAIT_TOKEN);
+		wait_tokens(&gsys, 1);
+		wait_tokens(gcl, 2);
+		wait_tokens(gleaf, PSCI_CORES);
 		RL_ASSERT(coupled_domain_init(&sys, &gsys, NULL) == 0);
 		RL_ASSERT(coupled_domain_init(&cl[0], &gcl[0], &sys) == 0);
 		RL_ASSERT(coupled_domain_init(&cl[1], &gcl[1], &sys) == 0);
@@ -884,13 +920,7 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 		draining.store(0u, rl::mo_relaxed, $);
 		held = false;
 		g_hook_test = this;
-		g_hook = hook_dispatch;
-	}
-
-	static void hook_dispatch(void *test, const void *group, uint32_t self,
-				  int point)
-	{
-		static_cast<psci_test *>(test)->on_hook(group, self, point);
+		g_hook = hook_dispatch<psci_test>;
 	}
 
 	void on_hook(const void *group, uint32_t self, int point)
@@ -902,17 +932,7 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 			return;
 		}
 		if (point == COUPLED_HOOK_DOMAIN_CHANGE && group == &gleaf[X]) {
-			/*
-			 * The changer holds the tree's gate and no domain
-			 * call of the tree is in progress: it reads every
-			 * core's mark and writes its own, a data race with
-			 * any call still running (X's cluster-mate's, say).
-			 */
-			for (unsigned c = 0; c < N; c++) {
-				unsigned m = core_mark[c]($);
-				(void)m;
-			}
-			change_mark($) = change_mark($) + 1u;
+			changer_marks(core_mark, N, &change_mark);
 			return;
 		}
 		if (group != &gsys)
@@ -971,15 +991,6 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 		phase.store(2u, rl::mo_relaxed, $);
 	}
 
-	/* Wait for the changer's next step after phase @p (counted). */
-	void park(unsigned p)
-	{
-		if (p < 2u)
-			parked[p].fetch_add(1u, rl::mo_relaxed, $);
-		while (phase.load(rl::mo_relaxed, $) == p)
-			rl::yield(1, $);
-	}
-
 	/*
 	 * Core @c: calls until it committed ROUNDS times in each of the
 	 * changer's phases 0 and 1, then once more when the changer is done.
@@ -993,7 +1004,7 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 		for (;;) {
 			unsigned p = phase.load(rl::mo_relaxed, $);
 			if (p != 2u && commits[p] >= ROUNDS) {
-				park(p);
+				park(&phase, parked, p);
 				continue;
 			}
 			RL_ASSERT(ncalls[c] < PSCI_MAXCALLS);
@@ -1033,24 +1044,9 @@ struct psci_test final : rl::test_suite<psci_test<B>, 2 + B + 1> {
 				commits[p]++;
 				continue;
 			}
-			if (rec->ret == COUPLED_ABORT_MEMBERSHIP) {
-				g_cov[COV_GATE_ABORT]++;
-				if (p == 2u) {
-					/* The gate may still look closed. */
-					rl::yield(1, $);
-					continue;
-				}
-			} else {
-				/* Only X, only while out. */
-				RL_ASSERT(rec->ret == COUPLED_ENOENT);
-				RL_ASSERT(c == X);
-				g_cov[COV_OUT]++;
-				if (p == 2u) {
-					RL_ASSERT(sc == SC_PSCI_JOIN_LEAVE);
-					return;
-				}
-			}
-			park(p);
+			if (gave_up(rec->ret, c == X, p,
+				    sc == SC_PSCI_JOIN_LEAVE, &phase, parked))
+				return;
 		}
 	}
 

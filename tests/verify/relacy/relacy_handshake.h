@@ -43,10 +43,29 @@
 #include <sstream>
 #include <string>
 
-/* WAKERS threads poke and wake participant 0 once each. */
-template <int MODE, int WAKERS>
+/*
+ * Where the participants run: the default leaves each where the adapter
+ * puts it.  Another placement (a program's own, passed as handshake_test's
+ * PLACE) tells the adapter and the model where participant @i of @n runs
+ * once its slot @slot is set up.
+ */
+struct handshake_in_place {
+	static void place(struct coupled_adapter_slot *slot, unsigned i,
+			  unsigned n)
+	{
+		(void)slot;
+		(void)i;
+		(void)n;
+	}
+};
+
+/*
+ * WAKERS threads poke and wake participant 0 once each; thread t is
+ * participant t, placed by PLACE.
+ */
+template <int MODE, int WAKERS, typename PLACE = handshake_in_place>
 struct handshake_test
-    : rl::test_suite<handshake_test<MODE, WAKERS>, 1 + WAKERS> {
+    : rl::test_suite<handshake_test<MODE, WAKERS, PLACE>, 1 + WAKERS> {
 	struct coupled_adapter_group ag;
 	struct coupled_adapter_slot slot[1 + WAKERS];
 	coupled_atomic_u32 poke_seq;
@@ -57,8 +76,10 @@ struct handshake_test
 	{
 		platform.before(1 + WAKERS);
 		coupled_adapter_group_init(&ag, 1 + WAKERS);
-		for (unsigned i = 0; i < 1 + WAKERS; i++)
+		for (unsigned i = 0; i < 1 + WAKERS; i++) {
 			coupled_adapter_slot_init(&ag, &slot[i], i);
+			PLACE::place(&slot[i], i, 1 + WAKERS);
+		}
 		handshake_setup(&ag, MODE);
 		coupled_atomic_init(&poke_seq, 0u);
 		for (int k = 0; k < WAKERS; k++)
@@ -142,11 +163,14 @@ bool relacy_run(const std::string &name, bool full, unsigned bound)
 	return ok;
 }
 
-/* One handshake with @WAKERS wakers of the adapter's wait mode @MODE. */
-template <int MODE, int WAKERS>
+/*
+ * One handshake with @WAKERS wakers of the adapter's wait mode @MODE, the
+ * participants placed by PLACE.
+ */
+template <int MODE, int WAKERS, typename PLACE = handshake_in_place>
 bool run_handshake(const char *name, bool full, unsigned bound)
 {
-	return relacy_run<handshake_test<MODE, WAKERS>>(
+	return relacy_run<handshake_test<MODE, WAKERS, PLACE>>(
 		std::string(name) + " " + std::to_string(WAKERS) + "w", full,
 		bound);
 }

@@ -173,60 +173,12 @@ static void handshake_setup(struct coupled_adapter_group *ag, int mode)
  * participant 0, on the last hart; the wake to it must set that hart's
  * MSIP, not MSIP 0 (a waker's own hart).
  */
-template <int MODE, int WAKERS>
-struct scrambled_test
-    : rl::test_suite<scrambled_test<MODE, WAKERS>, 1 + WAKERS> {
-	struct coupled_adapter_group ag;
-	struct coupled_adapter_slot slot[1 + WAKERS];
-	coupled_atomic_u32 poke_seq;
-	rl::var<int> data[WAKERS];
-	handshake_platform platform;
-
-	void before()
+struct scrambled_harts {
+	static void place(struct coupled_adapter_slot *slot, unsigned i,
+			  unsigned n)
 	{
-		platform.before(1 + WAKERS);
-		coupled_adapter_group_init(&ag, 1 + WAKERS);
-		for (unsigned i = 0; i < 1 + WAKERS; i++) {
-			coupled_adapter_slot_init(&ag, &slot[i], i);
-			RL_ASSERT(coupled_riscv_set_hart(&slot[i],
-							 WAKERS - i) == 0);
-			g_rv->hart_of[i] = WAKERS - i;
-		}
-		handshake_setup(&ag, MODE);
-		coupled_atomic_init(&poke_seq, 0u);
-		for (int k = 0; k < WAKERS; k++)
-			data[k]($) = 0;
-	}
-
-	void waiter()
-	{
-		for (;;) {
-			uint32_t token =
-				coupled_adapter_wait_prepare(&ag, &slot[0], 0);
-
-			platform.boundary(0);
-			/* acquire: as in relacy_handshake.h. */
-			if (coupled_load(&poke_seq, COUPLED_ACQUIRE) ==
-			    (uint32_t)WAKERS)
-				break;
-			platform.boundary(0);
-			coupled_adapter_wait(&ag, &slot[0], 0, token, 0);
-			platform.boundary(0);
-		}
-		for (int k = 0; k < WAKERS; k++)
-			RL_ASSERT(data[k]($) == k + 1);
-	}
-
-	void thread(unsigned idx)
-	{
-		if (idx == 0) {
-			waiter();
-			return;
-		}
-		data[idx - 1]($) = (int)idx;
-		/* release: as in relacy_handshake.h. */
-		(void)coupled_fetch_add(&poke_seq, 1u, COUPLED_RELEASE);
-		coupled_adapter_wake(&ag, &slot[0], 0);
+		RL_ASSERT(coupled_riscv_set_hart(slot, n - 1u - i) == 0);
+		g_rv->hart_of[i] = n - 1u - i;
 	}
 };
 
@@ -282,23 +234,26 @@ struct deadline_test : rl::test_suite<deadline_test<MODE>, 1> {
 	}
 };
 
-#define RISCV_EXTRA_FNS(mode, name)                                            \
-	bool name##_scrambled_1w()                                             \
-	{                                                                      \
-		return relacy_run<scrambled_test<mode, 1>>(#name "_scrambled " \
-								 "1w",         \
-							   true, 0);           \
-	}                                                                      \
-	bool name##_scrambled_2w()                                             \
-	{                                                                      \
-		return relacy_run<scrambled_test<mode, 2>>(#name "_scrambled " \
-								 "2w",         \
-							   false, 3);          \
-	}                                                                      \
-	bool name##_deadline()                                                 \
-	{                                                                      \
-		return relacy_run<deadline_test<mode>>(#name "_deadline",      \
-						       true, 0);               \
+/* The scrambled handshake of the wait mode @MODE with @WAKERS wakers. */
+template <int MODE, int WAKERS>
+bool run_scrambled(const char *name, bool full, unsigned bound)
+{
+	return run_handshake<MODE, WAKERS, scrambled_harts>(
+		(std::string(name) + "_scrambled").c_str(), full, bound);
+}
+
+#define RISCV_SCRAMBLED_FN(mode, name, wakers, full, bound)             \
+	bool name##_scrambled_##wakers##w()                             \
+	{                                                               \
+		return run_scrambled<mode, wakers>(#name, full, bound); \
+	}
+#define RISCV_EXTRA_FNS(mode, name)                                       \
+	RISCV_SCRAMBLED_FN(mode, name, 1, true, 0)                        \
+	RISCV_SCRAMBLED_FN(mode, name, 2, false, 3)                       \
+	bool name##_deadline()                                            \
+	{                                                                 \
+		return relacy_run<deadline_test<mode>>(#name "_deadline", \
+						       true, 0);          \
 	}
 #define RISCV_EXTRA_ENTRIES(mode, name)                         \
 	{ #name "_scrambled_1w", name##_scrambled_1w },         \

@@ -27,30 +27,19 @@
 
 #include <stdint.h>
 
+#include "../../baremetal-common/model_board.h"
+
 #define BOARD_MAX_CPUS 4
 #define BOARD_GICD_BASE 0u /* unused: wakes go through the send hook */
 
 void board_putc(char c);
-void board_puts(const char *s);
-void board_put_u64(uint64_t v);
-void board_exit(int status) __attribute__((noreturn));
-uint32_t board_cpu_count(void);
-uint64_t board_counter(void);
-uint64_t board_counter_freq(void);
 uint32_t board_gic_cpu_interface(uint32_t cpu);
-void board_irq_enable(void);
-void board_irq_disable(void);
-void board_on_irq(uint32_t cpu, uint32_t irq_id);
-void app_main(uint32_t cpu);
 
-/* The model's instructions. */
+/* The model's own instructions. */
 void model_wfe(void);
 void model_sev(void);
-void model_wfi(void);
 void model_dsb(void);
 void model_yield(void);
-unsigned long model_irq_save(void);
-void model_irq_restore(unsigned long flags);
 void model_send_sgi(void *arg, uint32_t target);
 uint32_t model_cpu_id(void);
 

@@ -40,12 +40,16 @@ struct model_core {
 	enum sleep_kind sleep;
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct model_core cores[BOARD_MAX_CPUS];
-static uint32_t ncpus = BOARD_MAX_CPUS;
-static unsigned alive, asleep;
+
+#define MODEL_CPUS cores
+#define MODEL_IRQ WAKE_SGI
+#define MODEL_DEFAULT_CPUS BOARD_MAX_CPUS
+#define MODEL_NAME "event model"
+#define MODEL_CPU "core"
+#include "../../baremetal-common/model_common.h"
+
 static bool expect_lost;
-static _Thread_local uint32_t self = 0;
 static unsigned long sleeps_total, sgis_sent, sevs;
 static unsigned long transitions; /* sleeps and wakes: the watchdog's clock */
 
@@ -106,16 +110,7 @@ static void sleep_locked(struct model_core *c, enum sleep_kind kind)
 /* An instruction boundary: take the pending interrupt if unmasked. */
 static void take_interrupt(void)
 {
-	struct model_core *c = &cores[self];
-	bool take;
-
-	pthread_mutex_lock(&mu);
-	take = c->pending && !c->masked;
-	if (take)
-		c->pending = false;
-	pthread_mutex_unlock(&mu);
-	if (take)
-		board_on_irq(self, WAKE_SGI);
+	model_take_pending();
 }
 
 void model_sev(void)
@@ -226,24 +221,15 @@ void model_yield(void)
 	sched_yield();
 }
 
+/* The saved flags: 1 if IRQs were masked. */
 unsigned long model_irq_save(void)
 {
-	unsigned long old;
-
-	take_interrupt(); /* the boundary before the masking instruction */
-	pthread_mutex_lock(&mu);
-	old = cores[self].masked;
-	cores[self].masked = true;
-	pthread_mutex_unlock(&mu);
-	return old;
+	return model_mask();
 }
 
 void model_irq_restore(unsigned long flags)
 {
-	pthread_mutex_lock(&mu);
-	cores[self].masked = flags != 0;
-	pthread_mutex_unlock(&mu);
-	take_interrupt();
+	model_unmask(flags != 0);
 }
 
 void board_irq_enable(void)
@@ -251,24 +237,9 @@ void board_irq_enable(void)
 	model_irq_restore(0);
 }
 
-void board_irq_disable(void)
-{
-	(void)model_irq_save();
-}
-
 void board_putc(char c)
 {
 	putchar(c);
-}
-
-void board_puts(const char *s)
-{
-	fputs(s, stdout);
-}
-
-void board_put_u64(uint64_t v)
-{
-	printf("%llu", (unsigned long long)v);
 }
 
 void board_exit(int status)
@@ -282,11 +253,6 @@ void board_exit(int status)
 		_exit(1);
 	}
 	_exit(status);
-}
-
-uint32_t board_cpu_count(void)
-{
-	return ncpus;
 }
 
 uint64_t board_counter(void)
@@ -305,19 +271,6 @@ uint64_t board_counter_freq(void)
 uint32_t board_gic_cpu_interface(uint32_t cpu)
 {
 	return cpu;
-}
-
-static void *core_main(void *arg)
-{
-	self = (uint32_t)(uintptr_t)arg;
-	app_main(self);
-	/* A core whose application returned parks for good. */
-	pthread_mutex_lock(&mu);
-	cores[self].alive = false;
-	alive--;
-	check_all_asleep();
-	pthread_mutex_unlock(&mu);
-	return NULL;
 }
 
 /*
@@ -352,45 +305,6 @@ static void watchdog(void)
 
 int main(int argc, char **argv)
 {
-	pthread_condattr_t cv_attr;
-	uint32_t i;
-	int a;
-
-	for (a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--cpus") && a + 1 < argc) {
-			ncpus = (uint32_t)strtoul(argv[++a], NULL, 10);
-		} else if (!strcmp(argv[a], "--expect-lost-wakeup")) {
-			expect_lost = true;
-		} else {
-			fprintf(stderr,
-				"usage: %s [--cpus 1..%d] "
-				"[--expect-lost-wakeup]\n",
-				argv[0], BOARD_MAX_CPUS);
-			return 2;
-		}
-	}
-	if (ncpus < 1 || ncpus > BOARD_MAX_CPUS) {
-		fprintf(stderr, "--cpus must be 1..%d\n", BOARD_MAX_CPUS);
-		return 2;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	alive = ncpus;
-	pthread_condattr_init(&cv_attr);
-	pthread_condattr_setclock(&cv_attr, CLOCK_MONOTONIC);
-	for (i = 0; i < ncpus; i++) {
-		pthread_cond_init(&cores[i].cv, &cv_attr);
-		cores[i].masked = true; /* app_main starts with IRQs masked */
-		cores[i].alive = true;
-	}
-	for (i = 0; i < ncpus; i++)
-		if (pthread_create(&cores[i].thread, NULL, core_main,
-				   (void *)(uintptr_t)i) != 0) {
-			perror("pthread_create");
-			return 2;
-		}
-	watchdog();
-	for (i = 0; i < ncpus; i++)
-		pthread_join(cores[i].thread, NULL);
-	fprintf(stderr, "event model: every core returned without a verdict\n");
-	return 1;
+	return model_main(argc, argv, "--expect-lost-wakeup", &expect_lost,
+			  watchdog);
 }

@@ -42,6 +42,33 @@
 		     : "wfi-msip-masked" TORTURE_MAP)
 
 /**
+ * torture_set_harts() - the WFI strategy with the CLINT, for a group
+ * @g: the group (not shared yet)
+ * @n: its participants
+ * @hart: the hart of each participant, @n of them; NULL: participant i on
+ *	hart i (n - 1 - i scrambled)
+ *
+ * Return: 0, or -1 if the adapter refused.
+ */
+static inline int torture_set_harts(struct coupled_group *g, uint32_t n,
+				    const uint32_t *hart)
+{
+	struct coupled_riscv_ipi ipi = { 0 };
+	uint32_t i, h;
+
+	ipi.clint_base = BOARD_CLINT_BASE;
+	if (coupled_riscv_set_ipi(coupled_group_adapter(g), &ipi) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		h = hart ? hart[i] : TORTURE_SCRAMBLE ? n - 1u - i : i;
+		if (coupled_riscv_set_hart(coupled_participant_adapter(g, i),
+					   h) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/**
  * torture_setup_wake() - the WFI strategy with the CLINT, for a group
  * @g: the group (not shared yet)
  * @n: its participants, participant i on hart i (n - 1 - i scrambled)
@@ -50,18 +77,7 @@
  */
 static inline int torture_setup_wake(struct coupled_group *g, uint32_t n)
 {
-	struct coupled_riscv_ipi ipi = { 0 };
-	uint32_t i;
-
-	ipi.clint_base = BOARD_CLINT_BASE;
-	if (coupled_riscv_set_ipi(coupled_group_adapter(g), &ipi) != 0)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (coupled_riscv_set_hart(coupled_participant_adapter(g, i),
-					   TORTURE_SCRAMBLE ? n - 1u - i : i) !=
-		    0)
-			return -1;
-	return 0;
+	return torture_set_harts(g, n, NULL);
 }
 
 /* domain_torture.c: the groups wait in WFI, the calls run with MIE clear. */
@@ -78,17 +94,7 @@ static inline int torture_setup_wake(struct coupled_group *g, uint32_t n)
 static inline int torture_setup_domain_wake(struct coupled_group *g, uint32_t n,
 					    const uint32_t *hart)
 {
-	struct coupled_riscv_ipi ipi = { 0 };
-	uint32_t i;
-
-	ipi.clint_base = BOARD_CLINT_BASE;
-	if (coupled_riscv_set_ipi(coupled_group_adapter(g), &ipi) != 0)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (coupled_riscv_set_hart(coupled_participant_adapter(g, i),
-					   hart[i]) != 0)
-			return -1;
-	return 0;
+	return torture_set_harts(g, n, hart);
 }
 
 #endif /* COUPLED_TESTS_RISCV_TORTURE_PORT_H */

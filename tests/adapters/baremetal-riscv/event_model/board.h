@@ -25,27 +25,15 @@
 
 #include <stdint.h>
 
+#include "../../baremetal-common/model_board.h"
+
 #define BOARD_MAX_CPUS 4
 #define BOARD_CLINT_BASE 0u /* unused: the MSIPs go through the hooks */
 #define BOARD_IRQ_MSI 3u
 
-void board_puts(const char *s);
-void board_put_u64(uint64_t v);
-void board_exit(int status) __attribute__((noreturn));
-uint32_t board_cpu_count(void);
-uint64_t board_counter(void);
-uint64_t board_counter_freq(void);
-void board_irq_enable(void);
-void board_irq_disable(void);
-void board_on_irq(uint32_t cpu, uint32_t irq_id);
-void app_main(uint32_t cpu);
-
-/* The model's instructions. */
-void model_wfi(void);
+/* The model's own instructions. */
 void model_pause(void);
 void model_fence(void);
-unsigned long model_irq_save(void);
-void model_irq_restore(unsigned long flags);
 void model_msip_send(void *arg, uint32_t hart);
 void model_msip_clear(void *arg, uint32_t hart);
 uint32_t model_hart_id(void);

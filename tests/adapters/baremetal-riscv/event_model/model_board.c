@@ -25,18 +25,22 @@
 struct model_hart {
 	pthread_t thread;
 	pthread_cond_t cv;
-	bool masked; /* mstatus.MIE clear */
-	bool msip;   /* the machine software interrupt is pending */
-	bool asleep; /* in WFI */
+	bool masked;  /* mstatus.MIE clear */
+	bool pending; /* MSIP: the machine software interrupt is pending */
+	bool asleep;  /* in WFI */
 	bool alive;
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct model_hart harts[BOARD_MAX_CPUS];
-static uint32_t ncpus = 1;
-static unsigned alive, asleep;
+
+#define MODEL_CPUS harts
+#define MODEL_IRQ BOARD_IRQ_MSI
+#define MODEL_DEFAULT_CPUS 1
+#define MODEL_NAME "riscv event model"
+#define MODEL_CPU "hart"
+#include "../../baremetal-common/model_common.h"
+
 static unsigned long wfis, sends, clears;
-static _Thread_local uint32_t self;
 
 /* Report every live hart asleep and exit (mu held). */
 static void check_all_asleep(void)
@@ -54,16 +58,7 @@ static void check_all_asleep(void)
 /* An instruction boundary: with MIE set, take a pending MSIP. */
 static void boundary(void)
 {
-	struct model_hart *h = &harts[self];
-	bool take;
-
-	pthread_mutex_lock(&mu);
-	take = h->msip && !h->masked;
-	if (take)
-		h->msip = false; /* the trap handler clears it */
-	pthread_mutex_unlock(&mu);
-	if (take)
-		board_on_irq(self, BOARD_IRQ_MSI);
+	model_take_pending(); /* the trap handler clears the MSIP */
 }
 
 void model_wfi(void)
@@ -73,7 +68,7 @@ void model_wfi(void)
 	boundary();
 	pthread_mutex_lock(&mu);
 	wfis++;
-	if (!h->msip) {
+	if (!h->pending) {
 		h->asleep = true;
 		asleep++;
 		check_all_asleep();
@@ -97,24 +92,15 @@ void model_fence(void)
 	boundary();
 }
 
+/* The saved flags: mstatus, MIE (0x8) set if interrupts were enabled. */
 unsigned long model_irq_save(void)
 {
-	unsigned long old;
-
-	boundary(); /* the boundary before the csrrci */
-	pthread_mutex_lock(&mu);
-	old = harts[self].masked ? 0ul : 0x8ul;
-	harts[self].masked = true;
-	pthread_mutex_unlock(&mu);
-	return old;
+	return model_mask() ? 0ul : 0x8ul;
 }
 
 void model_irq_restore(unsigned long flags)
 {
-	pthread_mutex_lock(&mu);
-	harts[self].masked = !(flags & 0x8ul);
-	pthread_mutex_unlock(&mu);
-	boundary();
+	model_unmask(!(flags & 0x8ul));
 }
 
 void model_msip_send(void *arg, uint32_t hart)
@@ -125,7 +111,7 @@ void model_msip_send(void *arg, uint32_t hart)
 	boundary();
 	pthread_mutex_lock(&mu);
 	sends++;
-	h->msip = true;
+	h->pending = true;
 	if (h->asleep) {
 		h->asleep = false;
 		asleep--;
@@ -139,7 +125,7 @@ void model_msip_clear(void *arg, uint32_t hart)
 	(void)arg;
 	pthread_mutex_lock(&mu);
 	clears++;
-	harts[hart].msip = false;
+	harts[hart].pending = false;
 	pthread_mutex_unlock(&mu);
 }
 
@@ -153,36 +139,16 @@ void board_irq_enable(void)
 	model_irq_restore(0x8ul);
 }
 
-void board_irq_disable(void)
-{
-	(void)model_irq_save();
-}
-
 __attribute__((weak)) void board_on_irq(uint32_t cpu, uint32_t irq_id)
 {
 	(void)cpu;
 	(void)irq_id;
 }
 
-void board_puts(const char *s)
-{
-	fputs(s, stdout);
-}
-
-void board_put_u64(uint64_t v)
-{
-	printf("%llu", (unsigned long long)v);
-}
-
 void board_exit(int status)
 {
 	fflush(stdout);
 	_exit(status);
-}
-
-uint32_t board_cpu_count(void)
-{
-	return ncpus;
 }
 
 /* mtime: CLOCK_MONOTONIC in ticks of 100 ns (10 MHz). */
@@ -199,53 +165,7 @@ uint64_t board_counter_freq(void)
 	return 10000000u;
 }
 
-static void *hart_main(void *arg)
-{
-	self = (uint32_t)(uintptr_t)arg;
-	app_main(self);
-	/* A hart whose application returned parks for good. */
-	pthread_mutex_lock(&mu);
-	harts[self].alive = false;
-	alive--;
-	check_all_asleep();
-	pthread_mutex_unlock(&mu);
-	return NULL;
-}
-
 int main(int argc, char **argv)
 {
-	uint32_t i;
-	int a;
-
-	for (a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--cpus") && a + 1 < argc) {
-			ncpus = (uint32_t)strtoul(argv[++a], NULL, 10);
-		} else {
-			fprintf(stderr, "usage: %s [--cpus 1..%d]\n", argv[0],
-				BOARD_MAX_CPUS);
-			return 2;
-		}
-	}
-	if (ncpus < 1 || ncpus > BOARD_MAX_CPUS) {
-		fprintf(stderr, "--cpus must be 1..%d\n", BOARD_MAX_CPUS);
-		return 2;
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	alive = ncpus;
-	for (i = 0; i < ncpus; i++) {
-		pthread_cond_init(&harts[i].cv, NULL);
-		harts[i].masked = true; /* app_main starts with MIE clear */
-		harts[i].alive = true;
-	}
-	for (i = 0; i < ncpus; i++)
-		if (pthread_create(&harts[i].thread, NULL, hart_main,
-				   (void *)(uintptr_t)i) != 0) {
-			perror("pthread_create");
-			return 2;
-		}
-	for (i = 0; i < ncpus; i++)
-		pthread_join(harts[i].thread, NULL);
-	fprintf(stderr, "riscv event model: every hart returned without a "
-			"verdict\n");
-	return 1;
+	return model_main(argc, argv, NULL, NULL, NULL);
 }
