@@ -36,8 +36,8 @@
  * library's COUPLED_HOOK_DOMAIN_DRAIN, which this test hooks): a change
  * counts as made inside the changed CPU's call (in_call) when that wait
  * found its call flag set, inside a cluster-mate's (mates) when it found
- * a mate's.  Every CPU's leave must have found it inside a call at least
- * once.  The calls it cuts short report COUPLED_ABORT_MEMBERSHIP for the
+ * a mate's.  With 4 CPUs or more, every CPU's leave must have found it
+ * inside a call at least once.  The calls it cuts short report COUPLED_ABORT_MEMBERSHIP for the
  * level they were at: the level lines' membership counts.  The change
  * is never made from inside a call (the Linux adapter names no execution
  * contexts: the library could not refuse it, it would wait for itself).
@@ -881,7 +881,13 @@ static int __init coupled_domain_test_init(void)
 	if (changes_done < changes)
 		fail("fewer membership changes during rounds than asked",
 		     changes_done, changes);
-	for (c = 0; c < nr_cpus && changes >= nr_cpus; c++)
+	/*
+	 * With 2 CPUs the changer runs on the changed CPU's only partner,
+	 * whose calls it stops, and the changed CPU's short calls often end
+	 * before the change looks: in_call is reported there, not required
+	 * (a CI run under load saw 0 of 20 on armhf, another 15 of 20).
+	 */
+	for (c = 0; c < nr_cpus && changes >= nr_cpus && nr_cpus >= 4; c++)
 		if (!workers[c].left_in_call)
 			fail("no leave of this CPU found it inside a call", c,
 			     workers[c].changed);
