@@ -49,7 +49,7 @@ if not docs:
 # Names the docs mention on purpose that the project's files do not use.
 ALLOW = {
     # Linux kernel (the seed, later kernels, genpd/PSCI), TF-A
-    "CONFIG_ARCH_NEEDS_CPU_IDLE_COUPLED", "CONFIG_CPU_IDLE_COUPLED",
+    "CONFIG_ARCH_NEEDS_CPU_IDLE_COUPLED",
     "CONFIG_ARM_PSCI_CPUIDLE", "CONFIG_CPU_IDLE_MULTIPLE_DRIVERS",
     "CONFIG_CPU_IDLE", "CONFIG_SMP", "CONFIG_HOTPLUG_CPU",
     "CPUIDLE_FLAG_COUPLED", "CPUIDLE_FLAG_RCU_IDLE",
@@ -75,6 +75,14 @@ ALLOW = {
     # a part of names: the kernel atomics back-end's short API name
     "atomic_linux",
 }
+# Names that look right but do not exist, with the real one: no tracked
+# file (docs, code, comments) may use them.  Linux builds coupled idle
+# with ARCH_NEEDS_CPU_IDLE_COUPLED only: the same name without ARCH_NEEDS_
+# is no Kconfig symbol (spelled in two parts here, so that a git grep for
+# it finds nothing at all).
+WRONG = {
+    "CONFIG_CPU_IDLE_" + "COUPLED": "CONFIG_ARCH_NEEDS_CPU_IDLE_COUPLED",
+}
 # Fenced blocks that a tool writes from a run's output (function names of
 # a callgrind profile, say) and rewrites with the next run: not checked.
 RUN_OUTPUT = {"docs/benchmarks.md"}
@@ -98,6 +106,21 @@ except (OSError, subprocess.CalledProcessError):
                          for f in fs)
 words = set()
 templates = set()
+wrong = []
+for f in files:
+    if f and f != "tests/infra/check_doc_names.sh":
+        try:
+            with open(os.path.join(root, f), "rb") as fh:
+                data = fh.read()
+        except OSError:
+            data = b"\0"
+        if b"\0" not in data[:4096]:
+            for n, line in enumerate(data.decode("utf-8", "replace")
+                                     .splitlines(), 1):
+                for w in re.findall(r"[A-Za-z0-9_]+", line):
+                    if w in WRONG:
+                        wrong.append("%s:%d: %s (the real name: %s)"
+                                     % (f, n, w, WRONG[w]))
 for f in files:
     if not f or f.endswith(".md") or f == "tests/infra/check_doc_names.sh":
         continue
@@ -191,12 +214,18 @@ for doc in docs:
                         continue
                     check(doc, lineno, field, "")
 
+if wrong:
+    print("check_doc_names: names that do not exist where something real "
+          "is meant:")
+    for w in wrong:
+        print("  " + w)
 if missing:
     print("check_doc_names: names in the docs that nothing in the project "
           "defines or uses (fix the doc, or add the name to ALLOW in "
           "tests/infra/check_doc_names.sh if it is meant):")
     for m in missing:
         print("  " + m)
+if missing or wrong:
     sys.exit(1)
 print("check_doc_names: every name in %d docs exists" % len(docs))
 PY

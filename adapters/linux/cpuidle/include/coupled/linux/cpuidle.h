@@ -12,8 +12,10 @@
  * in the same round with the same state index (the shallowest of the states
  * they asked for).  Anything that stops the round (need_resched(), a CPU
  * going offline or being unregistered) makes every waiting CPU fall back to
- * the driver's safe state, as with CONFIG_CPU_IDLE_COUPLED, which most
- * distribution kernels (x86, arm64) do not enable.
+ * the driver's safe state, as the kernel's own coupled idle
+ * (drivers/cpuidle/coupled.c) does.  That one is built only with
+ * CONFIG_ARCH_NEEDS_CPU_IDLE_COUPLED, which x86 and arm64 lack and 32-bit
+ * ARM distribution kernels build without CONFIG_CPU_IDLE.
  *
  * Usage (docs/linux.md has a worked example):
  *
@@ -55,8 +57,8 @@
  * with interrupts disabled, which is correct for both.  The driver's safe
  * state may open interrupts while it rests (x86 "sti; hlt") and must close
  * them before it returns.  Do not set CPUIDLE_FLAG_COUPLED on the state: on
- * a kernel with CONFIG_CPU_IDLE_COUPLED the core would then run its own
- * coupling in front of this one.
+ * a kernel with CONFIG_ARCH_NEEDS_CPU_IDLE_COUPLED the core would then run
+ * its own coupling in front of this one.
  *
  * Needs: CONFIG_CPU_IDLE, CONFIG_SMP; the GPL-only exports
  * smp_call_function_single_async, __cpuhp_state_add_instance and
