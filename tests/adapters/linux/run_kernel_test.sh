@@ -13,12 +13,26 @@
 # with the cross gcc-12.
 #
 # Usage: run_kernel_test.sh [options]
-#   --arch A          amd64 (default), armhf or arm64
+#   --arch A          amd64 (default), armhf, arm64, or armhf-coupled: the
+#                     self-built armhf kernel where coupled.c runs, with
+#                     KASAN and lockdep (build_kernel.sh), its modules built
+#                     with the test governor (COUPLED_IDLE_GOV=1)
 #   --build DIR       build directory (default: a temporary directory)
 #   --smp N           vCPUs (default 4)
 #   --tcg MODE        single | multi: QEMU TCG threading (default single)
-#   --torture ARGS    coupled_torture parameters (default "rounds=100000")
-#   --idle ARGS       coupled_idle_test parameters (default "")
+#   --torture ARGS    coupled_torture parameters (default "rounds=100000");
+#                     "off": do not load it
+#   --idle ARGS       coupled_idle_test parameters (default ""); several
+#                     runs, one after the other, separated by ";" (for
+#                     example "impl=helper ...;impl=kernel ..."); "off":
+#                     do not load it
+#   --min-hotplug N   judge idle: fail unless every coupled_idle_test
+#                     verdict counts at least N hotplug cycles (default 0)
+#   --min-reregister N  judge idle: the same for the re-register cycles of
+#                     impl=helper (default 0)
+#   --expect-kasan FN judge idle: succeed only if a KASAN report names FN
+#                     (a known kernel bug the run is meant to show); the
+#                     verdicts and warnings are not judged
 #   --domain ARGS     coupled_domain_test parameters (default "rounds=2000");
 #                     "off": do not load it
 #   --min-rounds N    fail unless the torture committed at least N rounds
@@ -38,8 +52,10 @@
 #                     only if the init script did not finish
 #   --judge WHAT      no build or boot: judge DIR/serial.log of an earlier
 #                     --boot-only run for WHAT: torture, idle, domain or
-#                     broken (the --broken-* runs failed as they must); the
-#                     log-wide checks (kernel warnings...) apply to each.
+#                     broken (the --broken-* runs failed as they must), or
+#                     table (print the side-by-side table of the measured
+#                     coupled_idle_test runs, docs/linux.md); the log-wide
+#                     checks (kernel warnings...) apply to each.
 #                     A kernel without CONFIG_CPU_IDLE makes "idle" a skip
 #                     (exit 77, with the reason)
 #
@@ -68,6 +84,9 @@ broken_torture=""
 broken_domain=""
 boot_only=0
 judge=all
+min_hotplug=0
+min_rereg=0
+expect_kasan=""
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -87,14 +106,18 @@ while [ $# -gt 0 ]; do
 	--broken-domain) broken_domain=$2; shift 2 ;;
 	--boot-only) boot_only=1; shift ;;
 	--judge) judge=$2; shift 2 ;;
-	-h|--help) sed -n '2,51p' "$0"; exit 0 ;;
+	--min-hotplug) min_hotplug=$2; shift 2 ;;
+	--min-reregister) min_rereg=$2; shift 2 ;;
+	--expect-kasan) expect_kasan=$2; shift 2 ;;
+	-h|--help) sed -n '2,68p' "$0"; exit 0 ;;
 	*) echo "run_kernel_test: unknown argument: $1" >&2; exit 2 ;;
 	esac
 done
 case "$tcg" in single|multi) ;; *) echo "run_kernel_test: --tcg single|multi" >&2; exit 2 ;; esac
-case "$arch" in amd64|armhf|arm64) ;; *) echo "run_kernel_test: --arch amd64|armhf|arm64" >&2; exit 2 ;; esac
-case "$judge" in all|torture|idle|domain|broken) ;;
-*) echo "run_kernel_test: --judge torture|idle|domain|broken" >&2; exit 2 ;; esac
+case "$arch" in amd64|armhf|arm64|armhf-coupled) ;;
+*) echo "run_kernel_test: --arch amd64|armhf|arm64|armhf-coupled" >&2; exit 2 ;; esac
+case "$judge" in all|torture|idle|domain|broken|table) ;;
+*) echo "run_kernel_test: --judge torture|idle|domain|broken|table" >&2; exit 2 ;; esac
 
 die() { echo "run_kernel_test: FAIL: $*" >&2; exit 1; }
 
@@ -127,6 +150,23 @@ kimg="/boot/vmlinuz-$kver"
 bbox=/bin/busybox
 qemu=(qemu-system-x86_64 -m 256)
 console=ttyS0
+elif [ "$arch" = armhf-coupled ]; then
+	# The self-built kernel (build_kernel.sh, which "tests/packages.sh
+	# install kernel_arm" runs); busybox from Debian's armhf.
+	cross=arm-linux-gnueabihf- karch=arm
+	qemu=(qemu-system-arm -M virt,highmem=off -cpu cortex-a15 -m 512)
+	console=ttyAMA0
+	bash "$here/build_kernel.sh" check >/dev/null ||
+		missing+=("armhf-coupled-kernel(build_kernel.sh)")
+	bash "$here/fetch_kernels.sh" check armhf >/dev/null ||
+		missing+=("armhf-kernel(fetch_kernels.sh)")
+	kver=$(cat "$kcache/armhf-coupled/obj/include/config/kernel.release" 2>/dev/null || echo unknown)
+	hdrs="$kcache/armhf-coupled/obj"
+	kimg="$kcache/armhf-coupled/zImage"
+	bbox="$kcache/armhf/busybox"
+	command -v "${cross}gcc-12" >/dev/null || missing+=("gcc-${cross%-}")
+	command -v "${qemu[0]}" >/dev/null || missing+=(qemu-system-arm)
+	make_args=(ARCH="$karch" CROSS_COMPILE="$cross" COUPLED_IDLE_GOV=1)
 else
 	case $arch in
 	armhf) cross=arm-linux-gnueabihf- karch=arm
@@ -199,6 +239,28 @@ mkdir -p "$rd/bin" "$rd/proc" "$rd/sys" "$rd/dev"
 cp "$bbox" "$rd/bin/busybox"
 cp "$mod/coupled_torture.ko" "$mod/coupled_idle_test.ko" \
 	"$mod/coupled_domain_test.ko" "$rd/"
+gov_cmds=""
+if [ -f "$mod/coupled_idle_gov.ko" ]; then
+	cp "$mod/coupled_idle_gov.ko" "$rd/"
+	gov_cmds="insmod /coupled_idle_gov.ko || echo \"COUPLED: insmod coupled_idle_gov failed\""
+fi
+torture_cmds=""
+if [ "$torture_args" != off ]; then
+	torture_cmds="insmod /coupled_torture.ko $torture_args || echo \"COUPLED: insmod coupled_torture failed\"
+rmmod coupled_torture"
+fi
+# Each run of coupled_idle_test; impl=kernel pins the module (its driver
+# stays registered), so its rmmod fails, which is expected.
+idle_cmds=""
+if [ "$idle_args" != off ]; then
+	IFS=';' read -r -a idle_runs <<<"$idle_args"
+	[ ${#idle_runs[@]} -gt 0 ] || idle_runs=("")
+	for a in "${idle_runs[@]}"; do
+		idle_cmds="$idle_cmds
+insmod /coupled_idle_test.ko $a || echo \"COUPLED: insmod coupled_idle_test failed\"
+rmmod coupled_idle_test 2>/dev/null || echo \"COUPLED: coupled_idle_test stays loaded\""
+	done
+fi
 broken_cmds=""
 if [ -n "$broken_torture" ]; then
 	broken_cmds="insmod /coupled_torture.ko $broken_torture || echo \"COUPLED: insmod coupled_torture failed\"
@@ -222,10 +284,9 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo "COUPLED: init on \$(nproc) CPUs"
 $broken_cmds
-insmod /coupled_torture.ko $torture_args || echo "COUPLED: insmod coupled_torture failed"
-rmmod coupled_torture
-insmod /coupled_idle_test.ko $idle_args || echo "COUPLED: insmod coupled_idle_test failed"
-rmmod coupled_idle_test
+$torture_cmds
+$gov_cmds
+$idle_cmds
 $domain_cmds
 echo "COUPLED: dmesg begin"
 dmesg
@@ -265,10 +326,13 @@ secs=${secs:-0}
 # The verdicts of the deliberately broken runs (--broken-*) end in
 # "(wrong_reduce)"; the others do not.
 bad=0
+skip=""
 report() { echo "run_kernel_test: $*"; bad=1; }
 want_t=0 want_i=0 want_d=0 want_b=0
 case $judge in
-all) want_t=1 want_i=1; [ "$domain_args" != off ] && want_d=1 ;;
+all) want_t=1 want_i=1; [ "$domain_args" != off ] && want_d=1
+     [ "$torture_args" != off ] || want_t=0
+     [ "$idle_args" != off ] || want_i=0 ;;
 torture) want_t=1 ;;
 idle) want_i=1 ;;
 domain) want_d=1 ;;
@@ -277,13 +341,82 @@ esac
 [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ] && report "QEMU watchdog expired after ${timeout_s}s"
 grep -q "COUPLED: dmesg end" "$log" || report "the init script did not finish"
 verdict() { grep -a "$1: verdict" "$log" | grep -a -v "(wrong_reduce)" | tail -n1 | tr -d '\r' || true; }
-tv="" iv="" dv=""
+tv="" dv=""
 [ "$want_t" -eq 1 ] && { tv=$(verdict coupled_torture); [ -n "$tv" ] || report "no coupled_torture verdict"; }
+# kasan_lockdep FROM TO: "kasan=N lockdep=N", the reports between two
+# lines of the log (KASAN reports; lockdep splats and the checks that come
+# with it: sleeping in atomic context, suspicious RCU usage).
+lockdep_re='possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|bad unlock balance|held lock freed|lock held when returning|DEBUG_LOCKS_WARN_ON|BUG: sleeping function called from invalid context|BUG: scheduling while atomic|BUG: Invalid wait context|WARNING: .*(lock_acquire|lock_release|lockdep)'
+kasan_lockdep() {
+	local k l
+	k=$(sed -n "${1},${2}p" "$log" | grep -a -c "BUG: KASAN:" || true)
+	l=$(sed -n "${1},${2}p" "$log" | grep -a -c -E "$lockdep_re" || true)
+	echo "kasan=$k lockdep=$l"
+}
+if [ "$judge" = table ]; then
+	# The measured runs of coupled_idle_test, one row per implementation.
+	echo "| implementation | coupled entries/s | safe-state entries per coupled entry | IPIs per coupled entry | last CPU idle to coupled entry, median | p99 | hotplug cycles | re-register cycles | KASAN, lockdep |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	grep -a "coupled_idle_test: measure impl=" "$log" | tr -d '\r' |
+	while IFS= read -r m; do
+		im=$(sed -n 's/.* impl=\([a-z]*\) .*/\1/p' <<<"$m")
+		v=$(grep -a "coupled_idle_test: verdict .* impl=$im " "$log" | grep -a -v "(wrong_reduce)" | tail -n1 | tr -d '\r')
+		f() { sed -n "s/.* $1=\([-0-9]*\).*/\1/p" <<<"$2"; }
+		ms=$(f ms "$m") e=$(f entries "$m") sf=$(f safe "$m") ip=$(f ipis "$m")
+		med=$(f latency_median_ns "$m") p99=$(f latency_p99_ns "$m")
+		from=$(grep -a -n "coupled_idle_test: start impl=$im" "$log" | head -n1 | cut -d: -f1)
+		to=$(grep -a -n "coupled_idle_test: verdict .* impl=$im " "$log" | tail -n1 | cut -d: -f1)
+		kl=$(kasan_lockdep "${from:-1}" "${to:-\$}")
+		awk -v im="$im" -v ms="$ms" -v e="$e" -v sf="$sf" -v ip="$ip" \
+			-v med="$med" -v p99="$p99" -v hp="$(f hotplug "$v")" \
+			-v rr="$(f reregister "$v")" -v kl="$kl" 'BEGIN {
+			printf "| %s | %.0f | %.2f | %.2f | %.1f us | %.1f us | %s | %s | %s |\n",
+				im, e * 1000 / ms, sf / e, ip / e, med / 1000, p99 / 1000,
+				hp, rr, kl }'
+	done
+	exit 0
+fi
+if [ "$want_i" -eq 1 ] && [ -n "$expect_kasan" ]; then
+	# A run meant to show a known kernel bug: only its KASAN report counts.
+	if grep -a -q "BUG: KASAN: .* in $expect_kasan" "$log"; then
+		n=$(grep -a -n "BUG: KASAN: .* in $expect_kasan" "$log" | head -n1 | cut -d: -f1)
+		sed -n "${n},$((n + 12))p" "$log" | tr -d '\r' | sed 's/^/run_kernel_test: | /'
+		echo "run_kernel_test: PASS (the expected KASAN report in $expect_kasan)"
+		exit 0
+	fi
+	die "no KASAN report in $expect_kasan (see $log)"
+fi
 if [ "$want_i" -eq 1 ]; then
-	iv=$(verdict coupled_idle_test)
-	[ -n "$iv" ] || report "no coupled_idle_test verdict"
-	grep -a "coupled_idle_test: cpu[0-9]" "$log" | tr -d '\r' |
+	ivs=$(grep -a "coupled_idle_test: verdict" "$log" | grep -a -v "(wrong_reduce)" | tr -d '\r' || true)
+	[ -n "$ivs" ] || report "no coupled_idle_test verdict"
+	grep -a "coupled_idle_test: .*cpu[0-9]\|coupled_idle_test: measure\|coupled_idle_test: impl=.*hotplug" "$log" | tr -d '\r' |
 		sed 's/^.*\] /run_kernel_test: /' || true
+	while IFS= read -r v; do
+		[ -n "$v" ] || continue
+		im=$(sed -n 's/.* impl=\([a-z]*\) .*/\1/p' <<<"$v")
+		from=$(grep -a -n "coupled_idle_test: start impl=$im" "$log" | head -n1 | cut -d: -f1)
+		to=$(grep -a -n -F "$v" "$log" | head -n1 | cut -d: -f1)
+		kl=$(kasan_lockdep "${from:-1}" "${to:-\$}")
+		echo "run_kernel_test: ${v#*] } $kl"
+		case "$v" in
+		*"verdict PASS"*) ;;
+		*"verdict SKIP"*) skip=${v#*verdict SKIP} ;;
+		*) report "failed verdict (impl=$im)" ;;
+		esac
+		[ "$kl" = "kasan=0 lockdep=0" ] || report "impl=$im: $kl"
+		hp=$(sed -n 's/.* hotplug=\([0-9]*\).*/\1/p' <<<"$v")
+		[ -z "$hp" ] || [ "$hp" -ge "$min_hotplug" ] ||
+			report "impl=$im: $hp hotplug cycles, fewer than $min_hotplug"
+		rr=$(sed -n 's/.* reregister=\([0-9]*\).*/\1/p' <<<"$v")
+		if [ "$im" = helper ] && [ -n "$rr" ] && [ "$rr" -lt "$min_rereg" ]; then
+			report "impl=helper: $rr re-register cycles, fewer than $min_rereg"
+		fi
+	done <<<"$ivs"
+	if [ "$arch" = armhf-coupled ]; then
+		# kasan=0 lockdep=0 mean something only if both were on.
+		grep -a -q -i "kernel *address *sanitizer initialized" "$log" || report "KASAN was not on"
+		grep -a -q "Lock dependency validator" "$log" || report "lockdep was not on"
+	fi
 fi
 if [ "$want_d" -eq 1 ]; then
 	dv=$(verdict coupled_domain_test)
@@ -292,8 +425,7 @@ if [ "$want_d" -eq 1 ]; then
 	grep -a "coupled_domain_test: level " "$log" | tr -d '\r' |
 		sed 's/^.*\] /run_kernel_test: /' | tail -n 3 || true
 fi
-skip=""
-for v in "$tv" "$iv" "$dv"; do
+for v in "$tv" "$dv"; do
 	[ -z "$v" ] && continue
 	echo "run_kernel_test: ${v#*] }"
 	case "$v" in
