@@ -55,14 +55,15 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
  * @as: the calling participant's adapter state
  * @self: the calling participant's id
  *
- * Called before the core checks its wake-up conditions (pokes, aborts, the
- * packed word).  A coupled_adapter_wake() of @self that happens after this
- * call must make the matching coupled_adapter_wait() return.  Here nothing
- * needs recording: the adapter's wait only relaxes (spin), or a poke after
- * this point leaves an interrupt pending, which its safe state honours
- * (linux).
+ * Called before the core checks its wake-up conditions (the word, aborts;
+ * in the settled variant also its pokes).  A coupled_adapter_wake() of
+ * @self that happens after this call must make the matching
+ * coupled_adapter_wait() return.  Here nothing needs recording: the
+ * adapter's wait only relaxes (spin), or a wake after this point leaves an
+ * interrupt pending, which its safe state honours (linux).
  *
- * Context: phase 1 (with interrupts disabled in the linux adapter).
+ * Context: only while waiting for a round (with interrupts disabled in the
+ * linux adapter).
  * Return: a token handed to coupled_adapter_wait(); always 0 here.
  */
 static inline uint32_t

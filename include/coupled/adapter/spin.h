@@ -3,9 +3,11 @@
  * coupled/adapter/spin.h - the default, freestanding adapter: pure spinning.
  *
  * It needs nothing but C11 atomics, so the core compiles and runs on any
- * target without a platform binding: the safe state is a busy loop, a poke is
- * only the core's own poke counter, no work is ever pending and there is no
- * clock (a deadline is refused with COUPLED_EOPNOTSUPP).
+ * target without a platform binding: the safe state is a busy loop, a wake
+ * needs no signal (the waiter re-reads what the core changed: in the direct
+ * variant the word's next generation, in the settled variant the poke
+ * counter), no work is ever pending and there is no clock (a deadline is
+ * refused with COUPLED_EOPNOTSUPP).
  *
  * It is also the reference for the adapter contract: every adapter defines
  * the same two types, the same functions with the same meaning, and
@@ -91,7 +93,8 @@ static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
  * spuriously (the core re-checks everything).  The spin adapter returns at
  * once, after one coupled_adapter_relax().
  *
- * Context: phase 1 only; the participant is counted as waiting.
+ * Context: only while the participant waits for its round to complete,
+ * counted as waiting.
  */
 static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *as,
@@ -111,9 +114,11 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
  * @target: the target participant's adapter state
  * @target_id: the target's id
  *
- * Called after the core has counted a poke for @target (its poke counter was
- * incremented with release order).  Must tolerate a target that is not
- * waiting and repeated wakes.
+ * Called after the core made the change @target waits for, with release
+ * order: in the direct variant the completer's store of the word or a
+ * membership changer's stop bit; in the settled variant @target's poke
+ * counter's increment.  Must tolerate a target that is not waiting and
+ * repeated wakes.
  */
 static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *target,

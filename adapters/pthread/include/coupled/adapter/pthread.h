@@ -15,7 +15,7 @@
  *   COUPLED_PTHREAD_CONDVAR  portable: a mutex and a condition variable per
  *                            participant.
  *
- * A poke bumps the target's wake sequence and wakes it the strategy's way.
+ * A wake bumps the target's wake sequence and wakes it the strategy's way.
  * "Work pending" (the need_resched() analog) is injectable: tests raise and
  * clear a per-participant work count, like a simulated interrupt, and may
  * also install a callback.  The clock is CLOCK_MONOTONIC in nanoseconds.
@@ -311,7 +311,7 @@ static inline uint32_t coupled_adapter_context(struct coupled_adapter_group *ag)
  * @as: the calling participant's adapter state
  * @self: the calling participant's id (unused)
  *
- * Context: phase 1, the participant's own thread.
+ * Context: the participant's own thread, waiting for its round.
  * Return: the token for coupled_adapter_wait(): the wake counter.
  */
 static inline uint32_t
@@ -322,7 +322,8 @@ coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
 	(void)self;
 	/*
 	 * acquire: pairs with the release increment of a wake, so what the
-	 * waker did before it (the core's poke count) is visible after.
+	 * waker did before it (direct: the word's next generation or the
+	 * stop bit; settled: the core's poke count) is visible after.
 	 */
 	return coupled_load(&as->wake_seq, COUPLED_ACQUIRE);
 }
@@ -386,7 +387,8 @@ static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
  * FUTEX_WAIT on the wake counter.  Condvar: pthread_cond_(timed)wait()
  * while the counter holds @token.  May return early.
  *
- * Context: phase 1, the participant's own thread, counted as waiting.
+ * Context: the participant's own thread, waiting for its round, counted as
+ * waiting.
  */
 static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *as,
@@ -484,7 +486,8 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	case COUPLED_PTHREAD_SPIN:
 		/*
 		 * Nothing: the spin strategy's wait never sleeps, and the
-		 * spinning target sees the core's poke counter itself.
+		 * spinning target re-reads the core's state itself (direct:
+		 * the word; settled: its poke counter).
 		 */
 		return;
 	case COUPLED_PTHREAD_FUTEX:
