@@ -33,6 +33,7 @@
 #include "adapter.h"
 #include "atomic.h"
 #include "hook.h"
+#include "trace.h"
 
 /*
  * The largest member count (and capacity) of a group: both protocols count

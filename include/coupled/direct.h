@@ -447,6 +447,7 @@ committed:
 	round.param = coupled_load(&g->round_param, COUPLED_RELAXED);
 	round.generation = coupled_load(&g->round_gen, COUPLED_RELAXED);
 	round.members = coupled_load(&g->round_members, COUPLED_RELAXED);
+	COUPLED_TRACE_COMMIT(&round);
 	action(&round, ctx);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_EXITED);
 	return COUPLED_COMMITTED;

@@ -458,6 +458,7 @@ static inline void coupled__domain_level_action(const struct coupled_round *r,
 			      COUPLED_RELAXED);
 		coupled__domain_give_up(c, k, true);
 	}
+	COUPLED_TRACE_DOMAIN(c->node[0], c->result.core, c->result.depth);
 	c->action(&c->result, c->ctx);
 }
 

@@ -160,6 +160,7 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 	coupled__roster_add(g, id);
 	coupled__membership_joined(g, id);
 	coupled__membership_end(g);
+	COUPLED_TRACE_JOIN(g, id);
 	return 0;
 }
 
@@ -185,6 +186,7 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		coupled_adapter_relax(&g->adapter);
 	}
 	coupled__membership_end(g);
+	COUPLED_TRACE_LEAVE(g, id);
 	return 0;
 }
 

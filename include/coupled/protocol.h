@@ -185,12 +185,15 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 	coupled_store(&s->ctx, coupled_adapter_context(&g->adapter),
 		      COUPLED_RELAXED);
 #endif
+	COUPLED_TRACE_ENTER(g, self, request);
 	ret = coupled__run(g, self, request, action, ctx, opts);
 	/* Every commit and abort, counted once (coupled/coupled.h). */
-	if (ret == COUPLED_COMMITTED)
+	if (ret == COUPLED_COMMITTED) {
 		COUPLED__STAT_INC(s, commits);
-	else if (ret > 0 && ret < COUPLED_ABORT_REASONS)
+	} else if (ret > 0 && ret < COUPLED_ABORT_REASONS) {
 		COUPLED__STAT_INC(s, aborts[ret]);
+		COUPLED_TRACE_ABORT(g, self, ret);
+	}
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	coupled_store(&s->ctx, 0u, COUPLED_RELAXED);
 #endif

@@ -438,6 +438,7 @@ static inline int coupled__phase_ready(struct coupled_group *g, uint32_t self,
 					return reason;
 				}
 				COUPLED__STAT_INC(s, retries);
+				COUPLED_TRACE_RETRY(g, self);
 				return COUPLED__BACK_TO_WAITING;
 			}
 			/* All ready: the decision is on its way. */
@@ -527,6 +528,7 @@ coupled__phase_action(struct coupled_group *g, uint32_t self, uint32_t n,
 		round.param = coupled_load(&g->round_param, COUPLED_RELAXED);
 		round.members = n;
 		round.generation = gen;
+		COUPLED_TRACE_COMMIT(&round);
 		action(&round, ctx);
 	}
 	return outcome;
@@ -630,6 +632,7 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 		if (outcome == COUPLED__OUTCOME_COMMIT)
 			return COUPLED_COMMITTED;
 		COUPLED__STAT_INC(s, restarts);
+		COUPLED_TRACE_RESTART(g, self);
 	}
 }
 
