@@ -52,6 +52,7 @@ for f in \
 	/usr/include/coupled/adapter/baremetal_arm.h \
 	/usr/include/coupled/adapter/baremetal_riscv.h \
 	/usr/include/coupled/linux/cpuidle.h \
+	/usr/include/coupled/tracepoints/coupled.h \
 	/usr/share/pkgconfig/coupled-pthread.pc \
 	/usr/share/pkgconfig/coupled-spin.pc \
 	/usr/lib/cmake/coupled/coupledConfig.cmake \

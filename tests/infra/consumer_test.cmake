@@ -75,6 +75,7 @@ function(check_installed prefix)
 		include/coupled/adapter/baremetal_arm.h
 		include/coupled/adapter/baremetal_riscv.h
 		include/coupled/linux/cpuidle.h
+		include/coupled/tracepoints/coupled.h
 		share/pkgconfig/coupled-pthread.pc
 		share/pkgconfig/coupled-spin.pc
 		lib/cmake/coupled/coupledConfig.cmake

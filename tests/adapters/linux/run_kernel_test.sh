@@ -35,6 +35,11 @@
 #                     verdicts and warnings are not judged
 #   --domain ARGS     coupled_domain_test parameters (default "rounds=2000");
 #                     "off": do not load it
+#   --trace           require the library's trace events: each test run's
+#                     event counts (hist triggers, tracefs) must match the
+#                     module's own counts (commits, aborts by reason,
+#                     retries, restarts, domain depths); without it they
+#                     are compared only where the log has them
 #   --min-rounds N    fail unless the torture committed at least N rounds
 #                     (default: the rounds= parameter, else 100000)
 #   --min-full N      fail unless at least N of them had every CPU in them
@@ -87,6 +92,7 @@ judge=all
 min_hotplug=0
 min_rereg=0
 expect_kasan=""
+need_trace=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -109,6 +115,7 @@ while [ $# -gt 0 ]; do
 	--min-hotplug) min_hotplug=$2; shift 2 ;;
 	--min-reregister) min_rereg=$2; shift 2 ;;
 	--expect-kasan) expect_kasan=$2; shift 2 ;;
+	--trace) need_trace=1; shift ;;
 	-h|--help) sed -n '2,68p' "$0"; exit 0 ;;
 	*) echo "run_kernel_test: unknown argument: $1" >&2; exit 2 ;;
 	esac
@@ -238,7 +245,7 @@ rm -rf "$rd"
 mkdir -p "$rd/bin" "$rd/proc" "$rd/sys" "$rd/dev"
 cp "$bbox" "$rd/bin/busybox"
 cp "$mod/coupled_torture.ko" "$mod/coupled_idle_test.ko" \
-	"$mod/coupled_domain_test.ko" "$rd/"
+	"$mod/coupled_domain_test.ko" "$mod/coupled_trace.ko" "$rd/"
 gov_cmds=""
 if [ -f "$mod/coupled_idle_gov.ko" ]; then
 	cp "$mod/coupled_idle_gov.ko" "$rd/"
@@ -246,7 +253,9 @@ if [ -f "$mod/coupled_idle_gov.ko" ]; then
 fi
 torture_cmds=""
 if [ "$torture_args" != off ]; then
-	torture_cmds="insmod /coupled_torture.ko $torture_args || echo \"COUPLED: insmod coupled_torture failed\"
+	torture_cmds="trace_on
+insmod /coupled_torture.ko $torture_args || echo \"COUPLED: insmod coupled_torture failed\"
+trace_show torture
 rmmod coupled_torture"
 fi
 # Each run of coupled_idle_test; impl=kernel pins the module (its driver
@@ -257,7 +266,9 @@ if [ "$idle_args" != off ]; then
 	[ ${#idle_runs[@]} -gt 0 ] || idle_runs=("")
 	for a in "${idle_runs[@]}"; do
 		idle_cmds="$idle_cmds
+trace_on
 insmod /coupled_idle_test.ko $a || echo \"COUPLED: insmod coupled_idle_test failed\"
+trace_show idle
 rmmod coupled_idle_test 2>/dev/null || echo \"COUPLED: coupled_idle_test stays loaded\""
 	done
 fi
@@ -273,7 +284,9 @@ rmmod coupled_domain_test"
 fi
 domain_cmds=""
 if [ "$domain_args" != off ]; then
-	domain_cmds="insmod /coupled_domain_test.ko $domain_args || echo \"COUPLED: insmod coupled_domain_test failed\"
+	domain_cmds="trace_on
+insmod /coupled_domain_test.ko $domain_args || echo \"COUPLED: insmod coupled_domain_test failed\"
+trace_show domain
 rmmod coupled_domain_test"
 fi
 cat >"$rd/init" <<EOF
@@ -283,6 +296,38 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 echo "COUPLED: init on \$(nproc) CPUs"
+# The library's trace events: coupled_trace.ko creates them; around each
+# test run a hist trigger per LABEL:EVENT:KEY counts them, and the counts
+# are printed, labelled, for the judge to compare with the module's own
+# (commits are keyed by the time from the call's start to its commit, the
+# histogram of docs/linux.md).  Kernels without tracefs print "trace off".
+T=/sys/kernel/tracing
+EV="commit:commit:wait_ns.log2 abort:abort:reason retry:retry:id
+restart:restart:id join:join:id leave:leave:id domain:domain:depth"
+insmod /coupled_trace.ko || echo "COUPLED: insmod coupled_trace failed"
+TR=0
+if mount -t tracefs nodev \$T 2>/dev/null && [ -d \$T/events/coupled ]; then
+	TR=1
+else
+	echo "COUPLED: trace off (no tracefs or no coupled events)"
+fi
+trace_on() {
+	[ \$TR = 1 ] || return 0
+	for e in \$EV; do
+		k=\${e#*:}
+		echo "hist:keys=\${k#*:}" >\$T/events/coupled/coupled_\${k%%:*}/trigger
+	done
+}
+trace_show() {
+	[ \$TR = 1 ] || return 0
+	for e in \$EV; do
+		k=\${e#*:}
+		f=\$T/events/coupled/coupled_\${k%%:*}
+		grep -E "^\\{|Hits:" \$f/hist | tr -s ' ' |
+			sed "s/^ */COUPLED: trace \$1 \${e%%:*} /"
+		echo "!hist:keys=\${k#*:}" >\$f/trigger
+	done
+}
 $broken_cmds
 $torture_cmds
 $gov_cmds
@@ -449,6 +494,91 @@ if [ "$want_b" -eq 1 ]; then
 		esac
 	done
 	[ "$nb" -gt 0 ] || report "no verdict of a broken run (--broken-torture, --broken-domain)"
+fi
+# trace_judge TEST: compare the trace event counts the init script printed
+# for TEST (torture, idle, domain) with that module's own counts.
+trace_judge() {
+	local t=$1 msg
+	if ! grep -a -q "COUPLED: trace $t commit Hits:" "$log"; then
+		if [ "$need_trace" -eq 1 ]; then
+			report "no trace event counts for $t (--trace)"
+		fi
+		return 0
+	fi
+	msg=$(tr -d '\r' <"$log" | awk -v t="$t" '
+	function hits(ev) { return (t SUBSEP ev) in H ? H[t, ev] : 0 }
+	function key(ev, k) { return (t SUBSEP ev SUBSEP k) in K ? K[t, ev, k] : 0 }
+	function val(line, f,   m) {
+		if (match(line, " " f "=[0-9]+")) {
+			m = substr(line, RSTART + length(f) + 2, RLENGTH - length(f) - 2)
+			return m + 0
+		}
+		return -1
+	}
+	/COUPLED: trace / {
+		sub(/.*COUPLED: trace /, "")
+		if ($3 == "Hits:") H[$1, $2] = $4
+		else if ($3 == "{") K[$1, $2, $5] = $8
+		next
+	}
+	/coupled_torture: cpu[0-9]+ calls=/ {
+		c += val($0, "commits"); w += val($0, "work")
+		m += val($0, "membership"); a += val($0, "caller"); next
+	}
+	/coupled_torture: verdict/ {
+		if ($0 !~ /wrong_reduce/) {
+			tc = c; tw = w; tm = m; ta = a
+			tr = val($0, "retries"); ts = val($0, "restarts")
+		}
+		c = w = m = a = 0; next
+	}
+	/coupled_idle_test: .*cpu[0-9]+ SAFE=/ { ic += val($0, "committed"); next }
+	/coupled_idle_test: impl=helper cpu[0-9]+ fallbacks=/ {
+		sub(/aborts\(/, "aborts( ")
+		iw += val($0, "work"); im += val($0, "membership"); next
+	}
+	/coupled_domain_test: level [0-9]+ / {
+		split($0, f, "level "); split(f[2], g, " ")
+		L[g[1] + 0] = val($0, "entries"); nl = g[1] + 1; next
+	}
+	END {
+		bad = ""
+		if (t == "torture") {
+			if (hits("commit") != tc) bad = bad " commit " hits("commit") "!=" tc
+			if (key("abort", 1) != tw) bad = bad " abort(work) " key("abort", 1) "!=" tw
+			if (key("abort", 2) != tm) bad = bad " abort(membership) " key("abort", 2) "!=" tm
+			if (key("abort", 3) != ta) bad = bad " abort(caller) " key("abort", 3) "!=" ta
+			if (hits("retry") != tr) bad = bad " retry " hits("retry") "!=" tr
+			if (hits("restart") != ts) bad = bad " restart " hits("restart") "!=" ts
+			sum = "commit=" tc " abort=" tw "/" tm "/" ta " retry=" tr " restart=" ts
+		} else if (t == "idle") {
+			if (hits("commit") != ic) bad = bad " commit " hits("commit") "!=" ic
+			if (key("abort", 1) != iw) bad = bad " abort(work) " key("abort", 1) "!=" iw
+			if (key("abort", 2) != im) bad = bad " abort(membership) " key("abort", 2) "!=" im
+			sum = "commit=" ic " abort=" iw "/" im
+		} else {
+			sum = "domain"
+			for (l = 0; l < nl; l++) {
+				n = 0
+				for (k in K) {
+					split(k, p, SUBSEP)
+					if (p[1] == t && p[2] == "domain" && p[3] + 0 > l) n += K[k]
+				}
+				if (n != L[l]) bad = bad " depth>" l " " n "!=" L[l]
+				sum = sum " depth>" l "=" n
+			}
+		}
+		print (bad == "" ? "ok " sum : "MISMATCH" bad)
+	}')
+	case $msg in
+	ok*) echo "run_kernel_test: trace $t: the events match the module's counts (${msg#ok })" ;;
+	*) report "trace $t: events and the module's counts differ:${msg#MISMATCH}" ;;
+	esac
+}
+[ -n "$tv" ] && trace_judge torture
+[ -n "$dv" ] && trace_judge domain
+if [ "$want_i" -eq 1 ] && [ "$(grep -a -c "coupled_idle_test: start impl=" "$log")" -le 1 ]; then
+	trace_judge idle
 fi
 if [ -n "$tv" ]; then
 	want=${min_rounds:-$(printf '%s\n' "$torture_args" | sed -n 's/.*rounds=\([0-9]*\).*/\1/p')}

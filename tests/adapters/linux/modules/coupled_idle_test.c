@@ -733,17 +733,16 @@ static int test_register(void)
 }
 
 /**
- * test_unregister() - unregister the driver (and the helper's CPUs, in a
- *                     scrambled order, checking the clusters' lifetime)
+ * test_unregister_cpus() - unregister the helper's CPUs, in a scrambled
+ *                          order, checking the clusters' lifetime
+ *
+ * Context: the driver is unregistered (no ->enter runs any more).
  */
-static void test_unregister(void)
+static void test_unregister_cpus(void)
 {
 	unsigned int i, c, n = 0, order[MAX_IDS];
 	int ret;
 
-	cpuidle_unregister(&test_driver);
-	if (use_kernel)
-		return;
 	/* Odd CPUs downwards, then even ones upwards. */
 	for (i = nr_cpu_ids; i-- > 0;)
 		if (i & 1)
@@ -774,6 +773,16 @@ static void test_unregister(void)
 			     atomic_read(&cc.nr_clusters), live);
 	}
 	coupled_cpuidle_exit(&cc);
+}
+
+/**
+ * test_unregister() - unregister the driver, then the helper's CPUs
+ */
+static void test_unregister(void)
+{
+	cpuidle_unregister(&test_driver);
+	if (!use_kernel)
+		test_unregister_cpus();
 }
 
 /**
@@ -913,6 +922,23 @@ static int __init coupled_idle_test_init(void)
 			rereg_done++;
 	}
 
+	/*
+	 * The driver away first (unless coupled.c's must stay), so that the
+	 * counts printed below are final: the trace events of the run are
+	 * compared with them.
+	 */
+	if (use_kernel && !reregister) {
+		/*
+		 * coupled.c's unregister frees its shared structure on the
+		 * first CPU: leave the driver registered, and the module
+		 * loaded (its ->enter functions stay in use).
+		 */
+		__module_get(THIS_MODULE);
+		keep = true;
+	} else {
+		cpuidle_unregister(&test_driver);
+	}
+
 	for_each_possible_cpu(cpu)
 	{
 		struct test_cpu *tc = &tcpus[cpu];
@@ -939,17 +965,8 @@ static int __init coupled_idle_test_init(void)
 			     0);
 	}
 
-	if (use_kernel && !reregister) {
-		/*
-		 * coupled.c's unregister frees its shared structure on the
-		 * first CPU: leave the driver registered, and the module
-		 * loaded (its ->enter functions stay in use).
-		 */
-		__module_get(THIS_MODULE);
-		keep = true;
-	} else {
-		test_unregister();
-	}
+	if (!keep && !use_kernel)
+		test_unregister_cpus();
 
 	if (READ_ONCE(first_what))
 		pr_err("coupled_idle_test: first failed check: %s (%ld, %ld)\n",

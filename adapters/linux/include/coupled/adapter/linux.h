@@ -130,7 +130,66 @@ struct coupled_adapter_slot {
 	call_single_data_t csd;
 	atomic_t busy;
 	unsigned int cpu;
+#ifdef COUPLED_LINUX_TRACE
+	u64 trace_enter_ns; /* the owner's last traced entry (owner only) */
+#endif
 };
+
+#ifdef COUPLED_LINUX_TRACE
+/*
+ * Tracing (COUPLED_LINUX_TRACE defined by the including code): the core's
+ * trace points (coupled/trace.h) become the events of
+ * coupled/tracepoints/coupled.h.  Each costs one static branch while its
+ * event is off; the entry time (for the wait_ns of commit and abort) is
+ * read only while one of those two is on.  The core may run where RCU is
+ * not watching (a cpuidle ->enter), and a module has no _rcuidle variant
+ * of a trace event: there an enabled event makes RCU watch for the
+ * instant of the event (ct_idle_exit(), ct_idle_enter() after, as a
+ * driver with CPUIDLE_FLAG_RCU_IDLE does around its own work).  The
+ * fields the macros touch are the owner's own (its slot, its round).
+ */
+#include <linux/context_tracking.h>
+#include <linux/rcupdate.h>
+#include <coupled/tracepoints/coupled.h>
+
+#define COUPLED__LINUX_TRACE(event, ...)                         \
+	do {                                                     \
+		if (trace_coupled_##event##_enabled()) {         \
+			bool coupled__idle = !rcu_is_watching(); \
+			if (coupled__idle)                       \
+				ct_idle_exit();                  \
+			trace_coupled_##event(__VA_ARGS__);      \
+			if (coupled__idle)                       \
+				ct_idle_enter();                 \
+		}                                                \
+	} while (0)
+#define COUPLED__LINUX_TRACE_WAIT(g, self) \
+	(ktime_get_mono_fast_ns() - (g)->slots[(self)].adapter.trace_enter_ns)
+
+#define COUPLED_TRACE_ENTER(g, self, request)                        \
+	do {                                                         \
+		if (trace_coupled_commit_enabled() ||                \
+		    trace_coupled_abort_enabled())                   \
+			(g)->slots[(self)].adapter.trace_enter_ns =  \
+				ktime_get_mono_fast_ns();            \
+		COUPLED__LINUX_TRACE(enter, (g), (self), (request)); \
+	} while (0)
+#define COUPLED_TRACE_COMMIT(round)                                         \
+	COUPLED__LINUX_TRACE(                                               \
+		commit, (round)->group, (round)->self, (round)->generation, \
+		(round)->param, (round)->members,                           \
+		COUPLED__LINUX_TRACE_WAIT((round)->group, (round)->self))
+#define COUPLED_TRACE_ABORT(g, self, reason)               \
+	COUPLED__LINUX_TRACE(abort, (g), (self), (reason), \
+			     COUPLED__LINUX_TRACE_WAIT((g), (self)))
+#define COUPLED_TRACE_RETRY(g, self) COUPLED__LINUX_TRACE(retry, (g), (self))
+#define COUPLED_TRACE_RESTART(g, self) \
+	COUPLED__LINUX_TRACE(restart, (g), (self))
+#define COUPLED_TRACE_JOIN(g, id) COUPLED__LINUX_TRACE(join, (g), (id))
+#define COUPLED_TRACE_LEAVE(g, id) COUPLED__LINUX_TRACE(leave, (g), (id))
+#define COUPLED_TRACE_DOMAIN(leaf, core, depth) \
+	COUPLED__LINUX_TRACE(domain, (leaf), (core), (depth))
+#endif /* COUPLED_LINUX_TRACE */
 
 /**
  * coupled__linux_poke_ipi() - handler of a poke IPI
