@@ -62,6 +62,15 @@
 #include <coupled/types.h>
 
 #define COUPLED_ADAPTER_NAME "pthread"
+/* USDT probes (below): on where the ELF note format is known. */
+#ifndef COUPLED_PTHREAD_USDT
+#if defined(__ELF__) && (defined(__x86_64__) || defined(__aarch64__)) && \
+	(defined(__GNUC__) || defined(__clang__))
+#define COUPLED_PTHREAD_USDT 1
+#else
+#define COUPLED_PTHREAD_USDT 0
+#endif
+#endif
 /*
  * Wake-ups: every strategy counts wakes in a sequence the waiter compares (futex, condvar) or never sleeps (spin).
  */
@@ -142,7 +151,161 @@ struct coupled_adapter_slot {
 	coupled_atomic_u32 work;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+#if COUPLED_PTHREAD_USDT
+	uint64_t usdt_enter_ns; /* the owner's last traced entry (owner only) */
+#endif
 };
+
+#if COUPLED_PTHREAD_USDT
+/*
+ * USDT probes (provider "coupled"): the core's trace points
+ * (coupled/trace.h) as SystemTap-style static probes, which bpftrace,
+ * perf and bcc attach to without the program's help.  Each probe is one
+ * nop and an ELF note (.note.stapsdt) that names it and says where its
+ * arguments are; the arguments are all 64-bit, the first the group's
+ * address (so a tool can keep per-group tables):
+ *
+ *   coupled:enter    group self request
+ *   coupled:commit   group self generation param members wait_ns
+ *   coupled:abort    group self reason wait_ns
+ *   coupled:retry, coupled:restart, coupled:join, coupled:leave
+ *                    group id
+ *   coupled:domain   leaf core depth
+ *
+ * wait_ns (the call's start to its commit or abort) costs two clock
+ * reads, so commit and abort carry semaphores: a tracer that attaches to
+ * either increments it, and only then are the clocks read.  Semaphores
+ * must exist once per binary (a tool attaches to one per probe), but this
+ * is a header: each is a weak, hidden definition in every file that
+ * includes it, which the linker merges into one per executable or shared
+ * object.  The semaphores are written by the tracer (through the process's
+ * memory, outside the C program), hence volatile reads.
+ *
+ * On by default on x86-64 and AArch64 with GCC or Clang (ELF); elsewhere,
+ * or with COUPLED_PTHREAD_USDT defined to 0, the probes are absent.
+ * examples/usdt/coupled.bt is a bpftrace script that uses them.
+ */
+#if defined(__LP64__)
+#define COUPLED__USDT_ADDR ".8byte"
+#else
+#define COUPLED__USDT_ADDR ".4byte"
+#endif
+
+/*
+ * COUPLED__USDT_NOTE() - the probe site and its note; @name a string
+ * literal, @sem the semaphore's symbol as a string ("0" for none), @args
+ * the argument specification ("8@%[a0] 8@%[a1]"...).
+ */
+#define COUPLED__USDT_NOTE(name, sem, args)                        \
+	"990: nop\n"                                               \
+	".pushsection .note.stapsdt,\"?\",\"note\"\n"              \
+	".balign 4\n"                                              \
+	".4byte 992f-991f, 994f-993f, 3\n"                         \
+	"991: .asciz \"stapsdt\"\n"                                \
+	"992: .balign 4\n"                                         \
+	"993: " COUPLED__USDT_ADDR " 990b\n" COUPLED__USDT_ADDR    \
+	" _.stapsdt.base\n" COUPLED__USDT_ADDR " " sem "\n"        \
+	".asciz \"coupled\"\n"                                     \
+	".asciz \"" name "\"\n"                                    \
+	".asciz \"" args "\"\n"                                    \
+	"994: .balign 4\n"                                         \
+	".popsection\n"                                            \
+	".ifndef _.stapsdt.base\n"                                 \
+	".pushsection "                                            \
+	".stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n" \
+	".weak _.stapsdt.base\n"                                   \
+	".hidden _.stapsdt.base\n"                                 \
+	"_.stapsdt.base: .space 1\n"                               \
+	".size _.stapsdt.base, 1\n"                                \
+	".popsection\n"                                            \
+	".endif\n"
+
+#define COUPLED__USDT_U64(x) ((uint64_t)(x))
+#define COUPLED__USDT3(name, sem, a, b, c)                                 \
+	__asm__ __volatile__(COUPLED__USDT_NOTE(name, sem,                 \
+						"8@%[a0] 8@%[a1] 8@%[a2]") \
+			     :                                             \
+			     : [a0] "nor"(COUPLED__USDT_U64(a)),           \
+			       [a1] "nor"(COUPLED__USDT_U64(b)),           \
+			       [a2] "nor"(COUPLED__USDT_U64(c)))
+#define COUPLED__USDT2(name, a, b)                                             \
+	__asm__ __volatile__(                                                  \
+		COUPLED__USDT_NOTE(name, "0", "8@%[a0] 8@%[a1]")               \
+		:                                                              \
+		: [a0] "nor"(COUPLED__USDT_U64(a)), [a1] "nor"(                \
+							    COUPLED__USDT_U64( \
+								    b)))
+
+/* The two semaphores: one per binary (weak, hidden; see above). */
+__attribute__((weak, visibility("hidden"),
+	       section(".probes"))) volatile unsigned short
+	coupled_usdt_commit_semaphore;
+__attribute__((weak, visibility("hidden"),
+	       section(".probes"))) volatile unsigned short
+	coupled_usdt_abort_semaphore;
+
+#define COUPLED__USDT_TIMED()                   \
+	(coupled_usdt_commit_semaphore != 0u || \
+	 coupled_usdt_abort_semaphore != 0u)
+#define COUPLED__USDT_WAIT(g, self)           \
+	(coupled_adapter_now(&(g)->adapter) - \
+	 (g)->slots[(self)].adapter.usdt_enter_ns)
+
+#define COUPLED_TRACE_ENTER(g, self, request)                        \
+	do {                                                         \
+		if (COUPLED__USDT_TIMED())                           \
+			(g)->slots[(self)].adapter.usdt_enter_ns =   \
+				coupled_adapter_now(&(g)->adapter);  \
+		COUPLED__USDT3("enter", "0", (uintptr_t)(g), (self), \
+			       (int64_t)(request));                  \
+	} while (0)
+#define COUPLED_TRACE_COMMIT(round)                                            \
+	do {                                                                   \
+		uint64_t coupled__w =                                          \
+			coupled_usdt_commit_semaphore                          \
+				? COUPLED__USDT_WAIT((round)->group,           \
+						     (round)->self)            \
+				: 0u;                                          \
+		__asm__ __volatile__(                                          \
+			COUPLED__USDT_NOTE("commit",                           \
+					   "coupled_usdt_commit_semaphore",    \
+					   "8@%[a0] 8@%[a1] 8@%[a2] 8@%[a3] "  \
+					   "8@%[a4] 8@%[a5]")                  \
+			:                                                      \
+			: [a0] "nor"(COUPLED__USDT_U64(                        \
+				  (uintptr_t)(round)->group)),                 \
+			  [a1] "nor"(COUPLED__USDT_U64((round)->self)),        \
+			  [a2] "nor"(COUPLED__USDT_U64((round)->generation)),  \
+			  [a3] "nor"(                                          \
+				  COUPLED__USDT_U64((int64_t)(round)->param)), \
+			  [a4] "nor"(COUPLED__USDT_U64((round)->members)),     \
+			  [a5] "nor"(coupled__w));                             \
+	} while (0)
+#define COUPLED_TRACE_ABORT(g, self, reason)                                  \
+	do {                                                                  \
+		uint64_t coupled__w =                                         \
+			coupled_usdt_abort_semaphore                          \
+				? COUPLED__USDT_WAIT((g), (self))             \
+				: 0u;                                         \
+		__asm__ __volatile__(                                         \
+			COUPLED__USDT_NOTE("abort",                           \
+					   "coupled_usdt_abort_semaphore",    \
+					   "8@%[a0] 8@%[a1] 8@%[a2] 8@%[a3]") \
+			:                                                     \
+			: [a0] "nor"(COUPLED__USDT_U64((uintptr_t)(g))),      \
+			  [a1] "nor"(COUPLED__USDT_U64(self)),                \
+			  [a2] "nor"(COUPLED__USDT_U64((int64_t)(reason))),   \
+			  [a3] "nor"(coupled__w));                            \
+	} while (0)
+#define COUPLED_TRACE_RETRY(g, self) \
+	COUPLED__USDT2("retry", (uintptr_t)(g), (self))
+#define COUPLED_TRACE_RESTART(g, self) \
+	COUPLED__USDT2("restart", (uintptr_t)(g), (self))
+#define COUPLED_TRACE_JOIN(g, id) COUPLED__USDT2("join", (uintptr_t)(g), (id))
+#define COUPLED_TRACE_LEAVE(g, id) COUPLED__USDT2("leave", (uintptr_t)(g), (id))
+#define COUPLED_TRACE_DOMAIN(leaf, core, depth) \
+	COUPLED__USDT3("domain", "0", (uintptr_t)(leaf), (core), (depth))
+#endif /* COUPLED_PTHREAD_USDT */
 
 /**
  * coupled_adapter_group_init() - initialise the group's adapter state
