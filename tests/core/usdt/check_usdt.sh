@@ -8,12 +8,12 @@
 #     each at two sites (one per file);
 #   - each with its argument count (enter 3, commit 6, abort 4, join and
 #     leave 2, domain 3), all 64-bit ("8@");
-#   - commit and abort with a semaphore: every site of a probe names the
+#   - commit and abort with a semaphore (the same one): every site names the
 #     same address, which is the one symbol of that name, in .probes (one
 #     semaphore per binary, though the header defines it in every file);
 #     the other probes with none;
 #   - and the program runs its calls correctly, untraced and with the
-#     semaphores raised.
+#     semaphore raised.
 # Exit status 1 on the first difference; 77 (a skip, with the reason) on
 # a target without the probes (not x86-64 or AArch64 ELF) or without
 # readelf.
@@ -34,7 +34,7 @@ fail() { echo "$me: FAIL: $*"; exit 1; }
 sem_addr() { readelf -s --wide "$bin" | awk -v n="$1" '$8 == n { print $2 }'; }
 sem_count() { readelf -s --wide "$bin" | awk -v n="$1" '$8 == n' | wc -l; }
 probes_sec=$(readelf -S --wide "$bin" | sed -n 's/.*\] \.probes *PROGBITS *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\).*/\1 \2/p')
-[ -n "$probes_sec" ] || fail "no .probes section (the semaphores)"
+[ -n "$probes_sec" ] || fail "no .probes section (the semaphore)"
 read -r pstart psize <<<"$probes_sec"
 
 # One line per probe site: name, semaphore address, argument list.
@@ -47,8 +47,8 @@ sites=$(awk '
 ' <<<"$notes")
 [ -n "$sites" ] || fail "no probe of provider coupled in $bin"
 
-for spec in enter:3: commit:6:coupled_usdt_commit_semaphore \
-	abort:4:coupled_usdt_abort_semaphore join:2: leave:2: domain:3:; do
+for spec in enter:3: commit:6:coupled_usdt_wait_semaphore \
+	abort:4:coupled_usdt_wait_semaphore join:2: leave:2: domain:3:; do
 	IFS=: read -r name nargs sem <<<"$spec"
 	lines=$(awk -v n="$name" '$1 == n' <<<"$sites")
 	count=$(grep -c . <<<"$lines" || true)

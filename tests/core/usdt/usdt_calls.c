@@ -4,8 +4,9 @@
  * (USDT_CALLS names the function): a committed round, an aborted call, a
  * leave and a join, and a domain call, on a one-member group.
  *
- * @traced: the semaphores are raised; each entry must then have stamped
- * its time in its adapter slot.
+ * @traced: the semaphore is raised (by main() or by a tracer that is
+ * attached); each entry must then have stamped its time in its adapter
+ * slot, and must not otherwise.
  *
  * Return: 0 if every call returned what it should, else 1.
  */
@@ -46,6 +47,7 @@ int USDT_CALLS(int traced)
 	g.slots[0].adapter.usdt_enter_ns = 0;
 	rc = coupled_enter(&g, 0, 5, usdt_action, &param);
 	bad |= rc != COUPLED_COMMITTED || param != 5;
+	traced = traced || coupled_usdt_wait_semaphore;
 	bad |= traced ? g.slots[0].adapter.usdt_enter_ns == 0
 		      : g.slots[0].adapter.usdt_enter_ns != 0;
 	rc = coupled_enter_opts(&g, 0, 5, usdt_action, &param, &opts);

@@ -9,9 +9,8 @@
 #include <coupled/coupled.h>
 #include <coupled/domain.h>
 
-/* The semaphores of the probes, for main() to raise (one per binary). */
-extern volatile unsigned short coupled_usdt_commit_semaphore;
-extern volatile unsigned short coupled_usdt_abort_semaphore;
+/* The semaphore of commit and abort, for main() to raise (one per binary). */
+extern volatile unsigned short coupled_usdt_wait_semaphore;
 
 int usdt_calls_a(int traced);
 int usdt_calls_b(int traced);

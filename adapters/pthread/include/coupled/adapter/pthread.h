@@ -173,13 +173,14 @@ struct coupled_adapter_slot {
  *   coupled:domain   leaf core depth
  *
  * wait_ns (the call's start to its commit or abort) costs two clock
- * reads, so commit and abort carry semaphores: a tracer that attaches to
- * either increments it, and only then are the clocks read.  Semaphores
- * must exist once per binary (a tool attaches to one per probe), but this
- * is a header: each is a weak, hidden definition in every file that
- * includes it, which the linker merges into one per executable or shared
- * object.  The semaphores are written by the tracer (through the process's
- * memory, outside the C program), hence volatile reads.
+ * reads, so commit and abort carry a semaphore, one they share: a tracer
+ * that attaches to either increments it, and only then are the clocks
+ * read (one load and a branch at the start of a call, one at its end).
+ * A semaphore must exist once per binary (a tool finds it by the probe's
+ * note), but this is a header: it is a weak, hidden definition in every
+ * file that includes it, which the linker merges into one per executable
+ * or shared object.  The tracer writes it (through the process's memory,
+ * outside the C program), hence volatile reads.
  *
  * On by default on x86-64 and AArch64 with GCC or Clang (ELF); elsewhere,
  * or with COUPLED_PTHREAD_USDT defined to 0, the probes are absent.
@@ -236,39 +237,32 @@ struct coupled_adapter_slot {
 							    COUPLED__USDT_U64( \
 								    b)))
 
-/* The two semaphores: one per binary (weak, hidden; see above). */
-__attribute__((weak, visibility("hidden"),
-	       section(".probes"))) volatile unsigned short
-	coupled_usdt_commit_semaphore;
-__attribute__((weak, visibility("hidden"),
-	       section(".probes"))) volatile unsigned short
-	coupled_usdt_abort_semaphore;
-
-#define COUPLED__USDT_TIMED()                   \
-	(coupled_usdt_commit_semaphore != 0u || \
-	 coupled_usdt_abort_semaphore != 0u)
+/* The semaphore of commit and abort: one per binary (weak, hidden). */
+__attribute__((
+	weak, visibility("hidden"),
+	section(".probes"))) volatile unsigned short coupled_usdt_wait_semaphore;
 #define COUPLED__USDT_WAIT(g, self)           \
 	(coupled_adapter_now(&(g)->adapter) - \
 	 (g)->slots[(self)].adapter.usdt_enter_ns)
 
-#define COUPLED_TRACE_ENTER(g, self, request)                        \
-	do {                                                         \
-		if (COUPLED__USDT_TIMED())                           \
-			(g)->slots[(self)].adapter.usdt_enter_ns =   \
-				coupled_adapter_now(&(g)->adapter);  \
-		COUPLED__USDT3("enter", "0", (uintptr_t)(g), (self), \
-			       (int64_t)(request));                  \
+#define COUPLED_TRACE_ENTER(g, self, request)                         \
+	do {                                                          \
+		if (__builtin_expect(coupled_usdt_wait_semaphore, 0)) \
+			(g)->slots[(self)].adapter.usdt_enter_ns =    \
+				coupled_adapter_now(&(g)->adapter);   \
+		COUPLED__USDT3("enter", "0", (uintptr_t)(g), (self),  \
+			       (int64_t)(request));                   \
 	} while (0)
 #define COUPLED_TRACE_COMMIT(round)                                            \
 	do {                                                                   \
 		uint64_t coupled__w =                                          \
-			coupled_usdt_commit_semaphore                          \
+			__builtin_expect(coupled_usdt_wait_semaphore, 0)       \
 				? COUPLED__USDT_WAIT((round)->group,           \
 						     (round)->self)            \
 				: 0u;                                          \
 		__asm__ __volatile__(                                          \
 			COUPLED__USDT_NOTE("commit",                           \
-					   "coupled_usdt_commit_semaphore",    \
+					   "coupled_usdt_wait_semaphore",      \
 					   "8@%[a0] 8@%[a1] 8@%[a2] 8@%[a3] "  \
 					   "8@%[a4] 8@%[a5]")                  \
 			:                                                      \
@@ -284,12 +278,12 @@ __attribute__((weak, visibility("hidden"),
 #define COUPLED_TRACE_ABORT(g, self, reason)                                  \
 	do {                                                                  \
 		uint64_t coupled__w =                                         \
-			coupled_usdt_abort_semaphore                          \
+			__builtin_expect(coupled_usdt_wait_semaphore, 0)      \
 				? COUPLED__USDT_WAIT((g), (self))             \
 				: 0u;                                         \
 		__asm__ __volatile__(                                         \
 			COUPLED__USDT_NOTE("abort",                           \
-					   "coupled_usdt_abort_semaphore",    \
+					   "coupled_usdt_wait_semaphore",     \
 					   "8@%[a0] 8@%[a1] 8@%[a2] 8@%[a3]") \
 			:                                                     \
 			: [a0] "nor"(COUPLED__USDT_U64((uintptr_t)(g))),      \
