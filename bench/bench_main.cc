@@ -66,13 +66,27 @@
 #else
 #define BENCH_TWIN 0
 #endif
+// Built once more with COUPLED_BENCH_NOUSDT_TWIN=1 and COUPLED_PTHREAD_USDT=0
+// (coupled_bench_nousdt): the spin cases without the adapter's USDT probes,
+// as "coupled_nousdt_...", for the probes' cost (docs/benchmarks.md).
+#if defined(COUPLED_BENCH_NOUSDT_TWIN) && COUPLED_BENCH_NOUSDT_TWIN
+#if COUPLED_PTHREAD_USDT
+#error "the no-USDT twin needs COUPLED_PTHREAD_USDT=0"
+#endif
+#define BENCH_NOUSDT 1
+#else
+#define BENCH_NOUSDT 0
+#endif
 
 namespace
 {
 
 // The coupled families' prefix: "coupled_" in the main binary,
-// "coupled_settled_" in the settled twin.
-const std::string kCoupled = BENCH_TWIN ? "coupled_settled_" : "coupled_";
+// "coupled_settled_" in the settled twin, "coupled_nousdt_" in the no-USDT
+// one.
+const std::string kCoupled = BENCH_TWIN     ? "coupled_settled_"
+			     : BENCH_NOUSDT ? "coupled_nousdt_"
+					    : "coupled_";
 
 constexpr int kMaxThreads = 64;
 // The sparse group's capacity (coupled_capacity case).
@@ -627,6 +641,8 @@ void register_capacity()
 void register_all()
 {
 	register_coupled<COUPLED_PTHREAD_SPIN>("spin");
+	if (BENCH_NOUSDT)
+		return;
 	register_coupled<COUPLED_PTHREAD_FUTEX>("futex");
 	register_coupled<COUPLED_PTHREAD_CONDVAR>("condvar");
 	register_capacity();
@@ -665,6 +681,8 @@ int main(int argc, char **argv)
 	if (benchmark::ReportUnrecognizedArguments(argc, argv))
 		return 1;
 	benchmark::AddCustomContext("coupled_protocol", COUPLED_PROTOCOL_NAME);
+	benchmark::AddCustomContext("coupled_usdt",
+				    COUPLED_PTHREAD_USDT ? "yes" : "no");
 	benchmark::AddCustomContext("coupled_oversub_iters",
 				    std::to_string(oversub_iters()));
 	{

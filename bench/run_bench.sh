@@ -10,6 +10,9 @@
 # Google Benchmark suite (repetitions, random interleaving), the RMW counts,
 # the callgrind instruction counts, the 1,000-thread run and the C harness,
 # writes everything under build/bench-results/, and regenerates the report.
+# The spin cases and the instruction counts also run without the pthread
+# adapter's USDT probes (coupled_bench_nousdt, bench_insn_count_nousdt:
+# gbench_nousdt.json per run, insn_nousdt.jsonl), for the probes' cost.
 # The coupled cases, the RMW counts and the instruction counts also run on
 # the settled protocol (the twins built with COUPLED_PROTOCOL_SETTLED=1:
 # gbench_settled.json, rmw_settled.json, insn_settled.jsonl), so that the
@@ -171,10 +174,17 @@ gbench_suite() {
 		gbench coupled_bench_settled "$dir/gbench_settled.json" \
 			"$dir/console_settled.txt"
 	fi
+	rm -f "$dir/gbench_nousdt.json"
+	if [[ $QUICK != 1 && -x $bin/coupled_bench_nousdt ]]; then
+		echo "== Google Benchmark, spin cases without the USDT probes ($dir/gbench_nousdt.json)"
+		gbench coupled_bench_nousdt "$dir/gbench_nousdt.json" \
+			"$dir/console_nousdt.txt" \
+			--benchmark_filter='^coupled_nousdt_(uncontended/spin/|round/spin/.*threads:2$)'
+	fi
 }
 
 rm -rf "$out"/run[0-9]*
-rm -f "$out/rmw_settled.json" "$out/insn_settled.jsonl" \
+rm -f "$out/rmw_settled.json" "$out/insn_settled.jsonl" "$out/insn_nousdt.jsonl" \
 	"$out/insn_breakdown.json" "$out/insn_breakdown_settled.json"
 gbench_suite "$out"
 dirs=("$out")
@@ -221,6 +231,13 @@ if command -v valgrind >/dev/null 2>&1; then
 		insn_counts "$bin/bench_insn_count_settled" \
 			"$out/insn_settled.jsonl" \
 			"$out/insn_breakdown_settled.json" coupled
+	fi
+	if [[ $QUICK != 1 && -x $bin/bench_insn_count_nousdt ]]; then
+		echo "== the same, without the USDT probes"
+		# shellcheck disable=SC2086 # word lists
+		CALLGRIND_KEEP= sh "$root/bench/tools/callgrind_rounds.sh" \
+			"$bin/bench_insn_count_nousdt" $INSN_ROUNDS coupled |
+			tee "$out/insn_nousdt.jsonl"
 	fi
 else
 	echo "valgrind not found: no instruction counts" >&2

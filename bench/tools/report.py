@@ -308,6 +308,46 @@ def request_slot_section(w, runs):
     w("")
 
 
+def usdt_section(w, runs, insn, insn_n):
+    """The pthread adapter's USDT probes, compiled in and not attached,
+    against the same cases built without them (coupled_bench_nousdt)."""
+    cases = [("uncontended (1 member)", "uncontended/spin", 1),
+             ("round, 2 threads", "round/spin", 2)]
+    if not any(r.ns("coupled_nousdt_" + c[1], c[2]) for r in runs
+               for c in cases):
+        return
+    w("## The USDT probes' cost")
+    w("")
+    w("The pthread adapter's USDT probes (docs/adapters.md) compiled in and "
+      "not attached, against `coupled_bench_nousdt`, the spin cases built "
+      "with `COUPLED_PTHREAD_USDT=0`, run right after the suite in each run "
+      "(two binaries: not interleaved).  Medians, with the spread "
+      "(max/min of the repetitions).  Goal: at most +1 ns uncontended, and "
+      "no change at 2 threads beyond the spread.")
+    w("")
+    w("| run | case | with the probes | without | difference | spreads |")
+    w("|---|---|---:|---:|---:|---|")
+    for i, r in enumerate(runs, 1):
+        for label, fam, t in cases:
+            a = r.ns("coupled_" + fam, t)
+            b = r.ns("coupled_nousdt_" + fam, t)
+            if a is None or b is None:
+                continue
+            sa = r.spread("coupled_" + fam, t)
+            sb = r.spread("coupled_nousdt_" + fam, t)
+            w("| %d | %s | %.1f ns | %.1f ns | %+.1f ns | %s / %s |"
+              % (i, label, a, b, a - b,
+                 "%.2f" % sa if sa else "-", "%.2f" % sb if sb else "-"))
+    w("")
+    if "coupled" in insn and "coupled" in insn_n:
+        w("Instructions per uncontended round (callgrind, exact): %.1f with "
+          "the probes, %.1f without (%+.1f: the probes' nops, the "
+          "semaphore's two tests and the arguments' moves)."
+          % (insn["coupled"], insn_n["coupled"],
+             insn["coupled"] - insn_n["coupled"]))
+        w("")
+
+
 def model_section(w, runs):
     """Hand-offs per round at N members, against the measured floor."""
     h = median_of(r.handoff for r in runs)
@@ -405,6 +445,8 @@ def main():
             for r in load_jsonl(os.path.join(d, "insn.jsonl"))}
     insn_s = {r["impl"]: r["insn_per_round"]
               for r in load_jsonl(os.path.join(d, "insn_settled.jsonl"))}
+    insn_n = {r["impl"]: r["insn_per_round"]
+              for r in load_jsonl(os.path.join(d, "insn_nousdt.jsonl"))}
     many = load_json(os.path.join(d, "many.json"))
     harness = load_json(os.path.join(d, "harness.json"))
     # The settled twin's families have their own names: Run merges them.
@@ -651,6 +693,8 @@ def main():
     if not insn:
         w("| (valgrind not available) | n/a |")
     w("")
+
+    usdt_section(w, runs, insn, insn_n)
 
     # --- many threads
     w("## 1,000 threads on %d CPUs" % ncpu)

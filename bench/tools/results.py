@@ -119,8 +119,10 @@ class Run:
         self.machine = read_kv(os.path.join(d, "machine.txt"))
         self.gb = load_json(os.path.join(d, "gbench.json"))
         self.gbs = load_json(os.path.join(d, "gbench_settled.json"))
+        self.gbn = load_json(os.path.join(d, "gbench_nousdt.json"))
         self.med = medians(self.gb)
         self.med.update(medians(self.gbs))
+        self.med.update(medians(self.gbn))
         h = medians(self.gb, "handoff_ns").get((PINGPONG, 2))
         self.handoff = h[0] if h else None
         self.handoff_spread = h[3] if h else None
