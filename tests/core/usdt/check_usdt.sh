@@ -47,8 +47,8 @@ sites=$(awk '
 ' <<<"$notes")
 [ -n "$sites" ] || fail "no probe of provider coupled in $bin"
 
-for spec in enter:3: commit:6:coupled_usdt_wait_semaphore \
-	abort:4:coupled_usdt_wait_semaphore join:2: leave:2: domain:3:; do
+for spec in enter:3: commit:6:coupled_pthread_usdt_semaphore \
+	abort:4:coupled_pthread_usdt_semaphore join:2: leave:2: domain:3:; do
 	IFS=: read -r name nargs sem <<<"$spec"
 	lines=$(awk -v n="$name" '$1 == n' <<<"$sites")
 	count=$(grep -c . <<<"$lines" || true)

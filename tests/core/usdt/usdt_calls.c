@@ -47,7 +47,7 @@ int USDT_CALLS(int traced)
 	g.slots[0].adapter.usdt_enter_ns = 0;
 	rc = coupled_enter(&g, 0, 5, usdt_action, &param);
 	bad |= rc != COUPLED_COMMITTED || param != 5;
-	traced = traced || coupled_usdt_wait_semaphore;
+	traced = traced || coupled_pthread_usdt_semaphore;
 	bad |= traced ? g.slots[0].adapter.usdt_enter_ns == 0
 		      : g.slots[0].adapter.usdt_enter_ns != 0;
 	rc = coupled_enter_opts(&g, 0, 5, usdt_action, &param, &opts);

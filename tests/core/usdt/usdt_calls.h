@@ -10,7 +10,7 @@
 #include <coupled/domain.h>
 
 /* The semaphore of commit and abort, for main() to raise (one per binary). */
-extern volatile unsigned short coupled_usdt_wait_semaphore;
+extern volatile unsigned short coupled_pthread_usdt_semaphore;
 
 int usdt_calls_a(int traced);
 int usdt_calls_b(int traced);

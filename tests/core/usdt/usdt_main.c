@@ -77,7 +77,7 @@ static int stress(unsigned int n, unsigned int rounds)
 
 	if (n < 1 || n > 16 || !rounds)
 		return 2;
-	while (!coupled_usdt_wait_semaphore && waited++ < 1000) {
+	while (!coupled_pthread_usdt_semaphore && waited++ < 1000) {
 		struct timespec ts = { 0, 10000000 };
 
 		/* Waits for the tracer: pacing, bounded at 10 s. */
@@ -113,10 +113,10 @@ int main(int argc, char **argv)
 
 	bad |= usdt_calls_a(0);
 	bad |= usdt_calls_b(0);
-	coupled_usdt_wait_semaphore = 1;
+	coupled_pthread_usdt_semaphore = 1;
 	bad |= usdt_calls_a(1);
 	bad |= usdt_calls_b(1);
-	coupled_usdt_wait_semaphore = 0;
+	coupled_pthread_usdt_semaphore = 0;
 	printf("usdt_main: %s\n", bad ? "FAIL" : "ok");
 	return bad;
 }

@@ -187,118 +187,135 @@ struct coupled_adapter_slot {
  * examples/usdt/coupled.bt is a bpftrace script that uses them.
  */
 #if defined(__LP64__)
-#define COUPLED__USDT_ADDR ".8byte"
+#define COUPLED__PTHREAD_USDT_ADDR ".8byte"
 #else
-#define COUPLED__USDT_ADDR ".4byte"
+#define COUPLED__PTHREAD_USDT_ADDR ".4byte"
 #endif
 
 /*
- * COUPLED__USDT_NOTE() - the probe site and its note; @name a string
+ * COUPLED__PTHREAD_USDT_NOTE() - the probe site and its note; @name a string
  * literal, @sem the semaphore's symbol as a string ("0" for none), @args
  * the argument specification ("8@%[a0] 8@%[a1]"...).
  */
-#define COUPLED__USDT_NOTE(name, sem, args)                        \
-	"990: nop\n"                                               \
-	".pushsection .note.stapsdt,\"?\",\"note\"\n"              \
-	".balign 4\n"                                              \
-	".4byte 992f-991f, 994f-993f, 3\n"                         \
-	"991: .asciz \"stapsdt\"\n"                                \
-	"992: .balign 4\n"                                         \
-	"993: " COUPLED__USDT_ADDR " 990b\n" COUPLED__USDT_ADDR    \
-	" _.stapsdt.base\n" COUPLED__USDT_ADDR " " sem "\n"        \
-	".asciz \"coupled\"\n"                                     \
-	".asciz \"" name "\"\n"                                    \
-	".asciz \"" args "\"\n"                                    \
-	"994: .balign 4\n"                                         \
-	".popsection\n"                                            \
-	".ifndef _.stapsdt.base\n"                                 \
-	".pushsection "                                            \
-	".stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n" \
-	".weak _.stapsdt.base\n"                                   \
-	".hidden _.stapsdt.base\n"                                 \
-	"_.stapsdt.base: .space 1\n"                               \
-	".size _.stapsdt.base, 1\n"                                \
-	".popsection\n"                                            \
+#define COUPLED__PTHREAD_USDT_NOTE(name, sem, args)                 \
+	"990: nop\n"                                                \
+	".pushsection .note.stapsdt,\"?\",\"note\"\n"               \
+	".balign 4\n"                                               \
+	".4byte 992f-991f, 994f-993f, 3\n"                          \
+	"991: .asciz \"stapsdt\"\n"                                 \
+	"992: .balign 4\n"                                          \
+	"993: " COUPLED__PTHREAD_USDT_ADDR " 990b"                  \
+	"\n" COUPLED__PTHREAD_USDT_ADDR                             \
+	" _.stapsdt.base\n" COUPLED__PTHREAD_USDT_ADDR " " sem "\n" \
+	".asciz \"coupled\"\n"                                      \
+	".asciz \"" name "\"\n"                                     \
+	".asciz \"" args "\"\n"                                     \
+	"994: .balign 4\n"                                          \
+	".popsection\n"                                             \
+	".ifndef _.stapsdt.base\n"                                  \
+	".pushsection "                                             \
+	".stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n"  \
+	".weak _.stapsdt.base\n"                                    \
+	".hidden _.stapsdt.base\n"                                  \
+	"_.stapsdt.base: .space 1\n"                                \
+	".size _.stapsdt.base, 1\n"                                 \
+	".popsection\n"                                             \
 	".endif\n"
 
-#define COUPLED__USDT_U64(x) ((uint64_t)(x))
-#define COUPLED__USDT3(name, sem, a, b, c)                                 \
-	__asm__ __volatile__(COUPLED__USDT_NOTE(name, sem,                 \
-						"8@%[a0] 8@%[a1] 8@%[a2]") \
+#define COUPLED__PTHREAD_USDT_U64(x) ((uint64_t)(x))
+#define COUPLED__PTHREAD_USDT3(name, sem, a, b, c)                         \
+	__asm__ __volatile__(COUPLED__PTHREAD_USDT_NOTE(name, sem,         \
+							"8@%[a0] 8@%[a1] " \
+							"8@%[a2]")         \
 			     :                                             \
-			     : [a0] "nor"(COUPLED__USDT_U64(a)),           \
-			       [a1] "nor"(COUPLED__USDT_U64(b)),           \
-			       [a2] "nor"(COUPLED__USDT_U64(c)))
-#define COUPLED__USDT2(name, a, b)                                             \
-	__asm__ __volatile__(                                                  \
-		COUPLED__USDT_NOTE(name, "0", "8@%[a0] 8@%[a1]")               \
-		:                                                              \
-		: [a0] "nor"(COUPLED__USDT_U64(a)), [a1] "nor"(                \
-							    COUPLED__USDT_U64( \
-								    b)))
+			     : [a0] "nor"(COUPLED__PTHREAD_USDT_U64(a)),   \
+			       [a1] "nor"(COUPLED__PTHREAD_USDT_U64(b)),   \
+			       [a2] "nor"(COUPLED__PTHREAD_USDT_U64(c)))
+#define COUPLED__PTHREAD_USDT2(name, a, b)                                 \
+	__asm__ __volatile__(COUPLED__PTHREAD_USDT_NOTE(name, "0",         \
+							"8@%[a0] 8@%[a1]") \
+			     :                                             \
+			     : [a0] "nor"(COUPLED__PTHREAD_USDT_U64(a)),   \
+			       [a1] "nor"(COUPLED__PTHREAD_USDT_U64(b)))
 
 /* The semaphore of commit and abort: one per binary (weak, hidden). */
-__attribute__((
-	weak, visibility("hidden"),
-	section(".probes"))) volatile unsigned short coupled_usdt_wait_semaphore;
-#define COUPLED__USDT_WAIT(g, self)           \
+__attribute__((weak, visibility("hidden"),
+	       section(".probes"))) volatile unsigned short
+	coupled_pthread_usdt_semaphore;
+#define COUPLED__PTHREAD_USDT_WAIT(g, self)   \
 	(coupled_adapter_now(&(g)->adapter) - \
 	 (g)->slots[(self)].adapter.usdt_enter_ns)
 
-#define COUPLED_TRACE_ENTER(g, self, request)                         \
-	do {                                                          \
-		if (__builtin_expect(coupled_usdt_wait_semaphore, 0)) \
-			(g)->slots[(self)].adapter.usdt_enter_ns =    \
-				coupled_adapter_now(&(g)->adapter);   \
-		COUPLED__USDT3("enter", "0", (uintptr_t)(g), (self),  \
-			       (int64_t)(request));                   \
+#define COUPLED_TRACE_ENTER(g, self, request)                                \
+	do {                                                                 \
+		if (__builtin_expect(coupled_pthread_usdt_semaphore, 0))     \
+			(g)->slots[(self)].adapter.usdt_enter_ns =           \
+				coupled_adapter_now(&(g)->adapter);          \
+		COUPLED__PTHREAD_USDT3("enter", "0", (uintptr_t)(g), (self), \
+				       (int64_t)(request));                  \
 	} while (0)
-#define COUPLED_TRACE_COMMIT(round)                                            \
-	do {                                                                   \
-		uint64_t coupled__w =                                          \
-			__builtin_expect(coupled_usdt_wait_semaphore, 0)       \
-				? COUPLED__USDT_WAIT((round)->group,           \
-						     (round)->self)            \
-				: 0u;                                          \
-		__asm__ __volatile__(                                          \
-			COUPLED__USDT_NOTE("commit",                           \
-					   "coupled_usdt_wait_semaphore",      \
-					   "8@%[a0] 8@%[a1] 8@%[a2] 8@%[a3] "  \
-					   "8@%[a4] 8@%[a5]")                  \
-			:                                                      \
-			: [a0] "nor"(COUPLED__USDT_U64(                        \
-				  (uintptr_t)(round)->group)),                 \
-			  [a1] "nor"(COUPLED__USDT_U64((round)->self)),        \
-			  [a2] "nor"(COUPLED__USDT_U64((round)->generation)),  \
-			  [a3] "nor"(                                          \
-				  COUPLED__USDT_U64((int64_t)(round)->param)), \
-			  [a4] "nor"(COUPLED__USDT_U64((round)->members)),     \
-			  [a5] "nor"(coupled__w));                             \
+#define COUPLED_TRACE_COMMIT(round)                                          \
+	do {                                                                 \
+		uint64_t coupled__w =                                        \
+			__builtin_expect(coupled_pthread_usdt_semaphore, 0)  \
+				? COUPLED__PTHREAD_USDT_WAIT((round)->group, \
+							     (round)->self)  \
+				: 0u;                                        \
+		__asm__ __volatile__(COUPLED__PTHREAD_USDT_NOTE("commit",    \
+								"coupled_"   \
+								"pthread_"   \
+								"usdt_"      \
+								"semaphore", \
+								"8@%[a0] "   \
+								"8@%[a1] "   \
+								"8@%[a2] "   \
+								"8@%[a3] "   \
+								"8@%[a4] "   \
+								"8@%[a5]")   \
+				     :                                       \
+				     : [a0] "nor"(COUPLED__PTHREAD_USDT_U64( \
+					       (uintptr_t)(round)->group)),  \
+				       [a1] "nor"(COUPLED__PTHREAD_USDT_U64( \
+					       (round)->self)),              \
+				       [a2] "nor"(COUPLED__PTHREAD_USDT_U64( \
+					       (round)->generation)),        \
+				       [a3] "nor"(COUPLED__PTHREAD_USDT_U64( \
+					       (int64_t)(round)->param)),    \
+				       [a4] "nor"(COUPLED__PTHREAD_USDT_U64( \
+					       (round)->members)),           \
+				       [a5] "nor"(coupled__w));              \
 	} while (0)
 #define COUPLED_TRACE_ABORT(g, self, reason)                                  \
 	do {                                                                  \
 		uint64_t coupled__w =                                         \
-			__builtin_expect(coupled_usdt_wait_semaphore, 0)      \
-				? COUPLED__USDT_WAIT((g), (self))             \
+			__builtin_expect(coupled_pthread_usdt_semaphore, 0)   \
+				? COUPLED__PTHREAD_USDT_WAIT((g), (self))     \
 				: 0u;                                         \
 		__asm__ __volatile__(                                         \
-			COUPLED__USDT_NOTE("abort",                           \
-					   "coupled_usdt_wait_semaphore",     \
-					   "8@%[a0] 8@%[a1] 8@%[a2] 8@%[a3]") \
+			COUPLED__PTHREAD_USDT_NOTE("abort",                   \
+						   "coupled_pthread_usdt_"    \
+						   "semaphore",               \
+						   "8@%[a0] 8@%[a1] 8@%[a2] " \
+						   "8@%[a3]")                 \
 			:                                                     \
-			: [a0] "nor"(COUPLED__USDT_U64((uintptr_t)(g))),      \
-			  [a1] "nor"(COUPLED__USDT_U64(self)),                \
-			  [a2] "nor"(COUPLED__USDT_U64((int64_t)(reason))),   \
+			: [a0] "nor"(                                         \
+				  COUPLED__PTHREAD_USDT_U64((uintptr_t)(g))), \
+			  [a1] "nor"(COUPLED__PTHREAD_USDT_U64(self)),        \
+			  [a2] "nor"(COUPLED__PTHREAD_USDT_U64(               \
+				  (int64_t)(reason))),                        \
 			  [a3] "nor"(coupled__w));                            \
 	} while (0)
 #define COUPLED_TRACE_RETRY(g, self) \
-	COUPLED__USDT2("retry", (uintptr_t)(g), (self))
+	COUPLED__PTHREAD_USDT2("retry", (uintptr_t)(g), (self))
 #define COUPLED_TRACE_RESTART(g, self) \
-	COUPLED__USDT2("restart", (uintptr_t)(g), (self))
-#define COUPLED_TRACE_JOIN(g, id) COUPLED__USDT2("join", (uintptr_t)(g), (id))
-#define COUPLED_TRACE_LEAVE(g, id) COUPLED__USDT2("leave", (uintptr_t)(g), (id))
-#define COUPLED_TRACE_DOMAIN(leaf, core, depth) \
-	COUPLED__USDT3("domain", "0", (uintptr_t)(leaf), (core), (depth))
+	COUPLED__PTHREAD_USDT2("restart", (uintptr_t)(g), (self))
+#define COUPLED_TRACE_JOIN(g, id) \
+	COUPLED__PTHREAD_USDT2("join", (uintptr_t)(g), (id))
+#define COUPLED_TRACE_LEAVE(g, id) \
+	COUPLED__PTHREAD_USDT2("leave", (uintptr_t)(g), (id))
+#define COUPLED_TRACE_DOMAIN(leaf, core, depth)                          \
+	COUPLED__PTHREAD_USDT3("domain", "0", (uintptr_t)(leaf), (core), \
+			       (depth))
 #endif /* COUPLED_PTHREAD_USDT */
 
 /**
