@@ -34,7 +34,8 @@
 #
 # Environment (all optional):
 #   QUICK=1           only what the goals need (their Google Benchmark cases
-#                     with the ping-pong floor and the direct_copy cases,
+#                     with the ping-pong floor, the ck barriers at 2 threads
+#                     and the direct_copy cases,
 #                     the RMW counts, callgrind of the coupled round and its
 #                     breakdown; no settled Google Benchmark or RMW runs), with
 #                     REPS=3 MIN_TIME=0.05 unless set, into
@@ -66,7 +67,7 @@ if [[ $QUICK == 1 ]]; then
 	RUNS=${RUNS:-1}
 	# The goals' cases only (tools/goals.py), the floor they are measured
 	# against, and the request-slot copies that sit on the same floor.
-	FILTER='^((coupled_round/spin|ck_centralized|pingpong|direct_copy/[a-z_]+)/real_time/threads:2|(coupled_round/futex|std_barrier)/real_time/threads:(4|8|16)|coupled_capacity/.*)$'
+	FILTER='^((coupled_round/spin|ck_[a-z]+|pingpong|direct_copy/[a-z_]+)/real_time/threads:2|(coupled_round/futex|std_barrier)/real_time/threads:(4|8|16)|coupled_capacity/.*)$'
 	INSN_IMPLS="coupled"
 else
 	out=${OUT:-$root/build/bench-results}

@@ -23,8 +23,9 @@ import sys
 sys.dont_write_bytecode = True  # goals.py is imported: no __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import goals as fast_goals  # noqa: E402
-from results import (Run, fmt_ns, load_json, load_jsonl,  # noqa: E402
-                     median_of, medians)
+from results import (FLOOR_MOVED, PLACEMENT_GAP,  # noqa: E402
+                     Placements, Run, fmt_ns, load_json, load_jsonl,
+                     median_of, medians, quantile)
 
 THREADS = [1, 2, 4, 8, 16]
 
@@ -213,6 +214,105 @@ def handoff_table(w, runs):
     two_thread_rows(w, runs, "implementation",
                     [(label, fam) for label, fam in cases
                      if any((fam, 2) in r.med for r in runs)])
+    w("")
+
+
+def placement_table(w, runs):
+    """Every 2-thread case by placement: each repetition in hand-offs of
+    its own floor (results.Placements), over all runs."""
+    pl = Placements(runs)
+    if not pl.placements:
+        return
+    n = len(pl.placements)
+    w("## Two threads, by placement")
+    w("")
+    w("A virtual machine's two CPUs are sometimes near each other and "
+      "sometimes far (the hand-off moves by a factor of 3 to 8 between "
+      "placements, at times within one run), and a run's single ping-pong "
+      "cannot say where a given repetition ran.  So every pinned 2-thread "
+      "case measures its own floor: the two threads bounce a line of their "
+      "own 1,000 times right before the timed loop and right after it "
+      "(`floor_ns`, `floor_after_ns`; `floor_probe()` in "
+      "`bench/bench_main.cc`).  A repetition is its round in one-way "
+      "hand-offs of the mean of the two; one whose two probes differ by "
+      "more than %gx moved while it ran and is left out (*moved*).  The "
+      "repetitions of all %d runs are grouped by floor, a new placement "
+      "wherever sorted floors jump by more than %gx.  Each cell: the median "
+      "in hand-offs, the spread (max/min) and the repetitions; goal 3 is "
+      "judged in each column on its own."
+      % (FLOOR_MOVED, len(runs), PLACEMENT_GAP))
+    w("")
+    w("| implementation | " + " | ".join(
+        "floor %s" % pl.label(i) for i in range(n)) + " | moved |")
+    w("|---|" + "---:|" * (n + 1))
+    cases = IMPLS + [
+        ("copy, requests in the slots", "direct_copy/slots"),
+        ("copy, requests in the arrival word's line",
+         "direct_copy/word_line"),
+        ("copy, no reduction", "direct_copy/none"),
+        ("ping-pong, a round trip (2 by definition)", "pingpong")]
+    for label, fam in cases:
+        per = pl.per(fam)
+        if not per and not pl.moved(fam):
+            continue
+        cells = []
+        for i in range(n):
+            v = per.get(i)
+            if not v:
+                cells.append("not measured")
+                continue
+            v = sorted(v)
+            cells.append("%.2f (%s, %d)" % (
+                v[len(v) // 2] if len(v) % 2 else
+                (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2,
+                "%.2f" % (v[-1] / v[0]) if v[0] > 0 else "n/a", len(v)))
+        w("| %s | %s | %d |" % (label, " | ".join(cells), pl.moved(fam)))
+    w("")
+
+
+def futex_tail_table(w, runs, threads=4):
+    """The oversubscribed futex case and std::barrier, repetition by
+    repetition: ns per round with the context switches of the same
+    repetition, sorted, so that the tail shows what its rounds did."""
+    def reps(r, fam):
+        out = []
+        for b in (r.gb or {}).get("benchmarks", []):
+            name = b.get("run_name", b.get("name", ""))
+            if (b.get("run_type") == "iteration"
+                    and name.startswith(fam + "/")
+                    and name.endswith("/threads:%d" % threads)
+                    and "ns_per_round" in b):
+                out.append((float(b["ns_per_round"]),
+                            float(b.get("vcsw_per_round", 0.0)),
+                            float(b.get("ivcsw_per_round", 0.0))))
+        return sorted(out)
+
+    rows = [(i, label, reps(r, fam)) for i, r in enumerate(runs, 1)
+            for label, fam in (("coupled, spin-then-futex",
+                                "coupled_round/futex"),
+                               ("C++20 std::barrier", "std_barrier"))]
+    if not any(v for _, _, v in rows):
+        return
+    w("## The oversubscribed futex tail, repetition by repetition")
+    w("")
+    w("%d threads on %s CPUs: every repetition of the two cases, fastest "
+      "first, as *ns per round / voluntary / involuntary context switches "
+      "per round* of that repetition (all threads).  A slow repetition "
+      "with many involuntary switches lost its CPUs to the host or to "
+      "another thread; one with many voluntary switches slept more per "
+      "round.  The median and the 90th percentile are goal 4's figures."
+      % (threads, runs[0].machine.get("nproc", "?")))
+    w("")
+    w("| run | implementation | repetitions | median | p90 |")
+    w("|---|---|---|---:|---:|")
+    for i, label, v in rows:
+        if not v:
+            continue
+        ns = [x[0] for x in v]
+        w("| %d | %s | %s | %s | %s |" % (
+            i, label, ", ".join("%s / %.2f / %.2f" % (fmt_ns(a), b, c)
+                                for a, b, c in v),
+            fmt_ns(quantile(ns, 0.5)), fmt_ns(quantile(ns, 0.9))))
     w("")
 
 
@@ -572,6 +672,8 @@ def main():
     w("![round latency against threads](benchmarks.png)")
     w("")
     handoff_table(w, runs)
+    placement_table(w, runs)
+    futex_tail_table(w, runs)
 
     # --- coupled cases
     w("## Coupled cases")

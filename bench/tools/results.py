@@ -135,6 +135,18 @@ class Run:
         """The median ns per round of a case, or None."""
         return self.med[(fam, t)][0] if (fam, t) in self.med else None
 
+    def reps(self, fam, t):
+        """The ns per round of each repetition of a case ([] if absent)."""
+        for doc in (self.gb, self.gbs, self.gbn):
+            v = samples(doc).get((fam, t))
+            if v:
+                return v[0]
+        return []
+
+    def p90(self, fam, t):
+        """The 90th percentile of a case's repetitions, or None."""
+        return quantile(self.reps(fam, t), 0.9)
+
     def spread(self, fam, t):
         return self.med[(fam, t)][3] if (fam, t) in self.med else None
 
@@ -191,3 +203,131 @@ def expand(cpulist):
         elif part:
             out.append(part)
     return out
+
+
+# --- placements: each 2-thread repetition's own floor ------------------------
+#
+# A pinned 2-thread case measures the one-way hand-off between its two CPUs
+# right before its timed loop and right after it (bench_main.cc's
+# floor_probe(): counters floor_ns and floor_after_ns).  On a virtual machine
+# that floor moves when the vCPUs move (26 ns, 61-67 ns and 208 ns have been
+# seen, sometimes within one run), so a repetition is measured in hand-offs
+# of its own floor, and the repetitions are grouped by where they ran.
+
+# A repetition whose two probes differ by more than this factor moved while
+# it ran: it is counted as moved and left out of every placement.
+FLOOR_MOVED = 1.3
+# Sorted floors whose neighbours differ by more than this factor belong to
+# different placements.
+PLACEMENT_GAP = 1.5
+
+
+def rep_floors(doc):
+    """{family: [(ns_per_round, floor_ns, floor_after_ns)]} of the 2-thread
+    repetitions that measured their floor."""
+    out = {}
+    for b in (doc or {}).get("benchmarks", []):
+        if (b.get("run_type") != "iteration" or "floor_ns" not in b
+                or "ns_per_round" not in b):
+            continue
+        fam, t, _ = family_and_threads(b["run_name"] if "run_name" in b
+                                       else b["name"])
+        if t != 2:
+            continue
+        out.setdefault(fam, []).append(
+            (float(b["ns_per_round"]), float(b["floor_ns"]),
+             float(b.get("floor_after_ns", b["floor_ns"]))))
+    return out
+
+
+def rep_floor(before, after):
+    """A repetition's floor (the mean of its probes), or None if it moved
+    (or a probe is missing)."""
+    if before <= 0 or after <= 0:
+        return None
+    if max(before, after) / min(before, after) > FLOOR_MOVED:
+        return None
+    return (before + after) / 2.0
+
+
+def cluster_floors(floors):
+    """[(lo, hi)] the placements: the sorted floors cut where two
+    neighbours differ by more than PLACEMENT_GAP."""
+    v = sorted(f for f in floors if f)
+    if not v:
+        return []
+    out, lo = [], v[0]
+    for a, b in zip(v, v[1:]):
+        if b / a > PLACEMENT_GAP:
+            out.append((lo, a))
+            lo = b
+    out.append((lo, v[-1]))
+    return out
+
+
+def quantile(v, q):
+    """The q-quantile of v (linear between the order statistics), or
+    None."""
+    v = sorted(x for x in v if x is not None)
+    if not v:
+        return None
+    pos = q * (len(v) - 1)
+    i = int(pos)
+    return v[i] if i + 1 >= len(v) else v[i] + (v[i + 1] - v[i]) * (pos - i)
+
+
+class Placements:
+    """The 2-thread repetitions of several runs grouped by placement.
+
+    placements: [(lo, hi)] floors in ns, nearest first; per(fam): {index:
+    [hand-offs of each repetition]}; moved(fam): repetitions whose floor
+    moved; floor(i): the median floor of placement i over every case."""
+
+    def __init__(self, runs):
+        self.reps = {}
+        for r in runs:
+            for doc in (r.gb, r.gbs, r.gbn):
+                for fam, reps in rep_floors(doc).items():
+                    self.reps.setdefault(fam, []).extend(reps)
+        allf = [rep_floor(b, a) for reps in self.reps.values()
+                for _, b, a in reps]
+        self.placements = cluster_floors(allf)
+        self._floors = {}
+        for f in allf:
+            i = self.index(f)
+            if i is not None:
+                self._floors.setdefault(i, []).append(f)
+
+    def index(self, f):
+        if f is None:
+            return None
+        for i, (lo, hi) in enumerate(self.placements):
+            if lo <= f <= hi:
+                return i
+        return None
+
+    def floor(self, i):
+        v = self._floors.get(i)
+        return statistics.median(v) if v else None
+
+    def per(self, fam):
+        out = {}
+        for ns, b, a in self.reps.get(fam, []):
+            f = rep_floor(b, a)
+            i = self.index(f)
+            if i is not None:
+                out.setdefault(i, []).append(ns / f)
+        return out
+
+    def moved(self, fam):
+        return sum(1 for _, b, a in self.reps.get(fam, [])
+                   if rep_floor(b, a) is None)
+
+    def median(self, fam, i):
+        v = self.per(fam).get(i)
+        return statistics.median(v) if v else None
+
+    def label(self, i):
+        lo, hi = self.placements[i]
+        return "%s (%s-%s)" % (fmt_ns(self.floor(i)), fmt_ns(lo),
+                               fmt_ns(hi))
