@@ -99,7 +99,9 @@ const int kThreadCounts[] = { 1, 2, 4, 8, 16 };
 
 // --- shared objects, rebuilt by each benchmark's Setup -----------------------
 
-struct coupled_group g_group;
+// Each group starts a cache line: the direct protocol keeps the requests of
+// its first members in the line of the group's word (coupled/direct.h).
+alignas(64) struct coupled_group g_group;
 struct coupled_slot g_slots[kMaxThreads];
 struct coupled_slot g_sparse_slots[kSparseCapacity];
 pthread_barrier_t g_pbarrier;
@@ -430,9 +432,9 @@ void BM_coupled_join_leave(benchmark::State &st)
 
 // A 2-level domain of the benchmark's N threads: a root over two leaves of
 // N/2 cores each (thread i: leaf i / (N/2), core i % (N/2)).
-struct coupled_group g_dom_root_group;
+alignas(64) struct coupled_group g_dom_root_group;
 struct coupled_slot g_dom_root_slots[kMaxThreads];
-struct coupled_group g_dom_leaf_group[2];
+alignas(64) struct coupled_group g_dom_leaf_group[2];
 struct coupled_slot g_dom_leaf_slots[2][kMaxThreads / 2];
 struct coupled_domain g_dom_root;
 struct coupled_domain g_dom_leaf[2];

@@ -61,6 +61,18 @@
 #endif
 
 /*
+ * The optional adapter hook coupled_adapter_wake_is_noop() (docs/adapters.md):
+ * an adapter whose coupled_adapter_wake() does nothing for a group (its
+ * waiters poll the group's word themselves, as pure spinning does) defines
+ * COUPLED_ADAPTER_HAS_WAKE_IS_NOOP to 1 and says so per group; the direct
+ * protocol's completer then skips its walk over the roster, whose entries
+ * share cache lines with the other members' slots.
+ */
+#ifndef COUPLED_ADAPTER_HAS_WAKE_IS_NOOP
+#define COUPLED_ADAPTER_HAS_WAKE_IS_NOOP 0
+#endif
+
+/*
  * What the adapter's wake-ups can do picks the protocol (coupled/protocol.h):
  * an adapter defines COUPLED_ADAPTER_WAKE_CAN_BE_LOST to 0 when a wake-up
  * sent after coupled_adapter_wait_prepare() always ends the matching wait

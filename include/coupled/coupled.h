@@ -147,7 +147,8 @@ struct coupled_stats {
  *   slot.member        membership changes only (while they stop rounds)
  *   slot.roster        membership changes only: the dense member list
  *   slot.roster_pos    membership changes only (the changers' lock)
- *   slot.request       the owner, per attempt
+ *   slot.request       the owner, per attempt (direct: only a member
+ *                      without an entry in the word's line)
  *   slot.inside        the owner, around its call: the re-entry guard, and
  *                      what coupled_leave() waits on (a Dekker pair with
  *                      slot.member)

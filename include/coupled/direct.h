@@ -24,9 +24,10 @@
  * A call:
  *  1. arrive  coupled__run(): poll the abort sources once (work pending,
  *             the caller's abort, a deadline already past: give up without
- *             counting), publish the request, then one acq_rel increment
- *             of the arrivals.  If stop was set the call withdraws and
- *             gives up at once.
+ *             counting), publish the request (in the member's entry of the
+ *             word's line, or in its slot), then one acq_rel increment of
+ *             the arrivals.  If stop was set the call withdraws and gives
+ *             up at once.
  *  2. commit  the arrival that makes the count equal to the member count,
  *             with stop clear, is the round's commit point; that member is
  *             the *completer* (coupled__direct_complete()).  From here on
@@ -55,11 +56,32 @@
  * while the count is not complete, waits for the count to drain to 0, and
  * only then changes the members.
  *
- * The protocol's own state (COUPLED__PROTOCOL_GROUP below; a slot has
- * none), and who writes it (the fields coupled/coupled.h names are listed
- * there):
+ * Requests in the word's line.  The completer reads every member's
+ * request.  From the members' slots that is one more cache line per member
+ * on the round's critical path, which a barrier without requests does not
+ * pay.  So the first COUPLED_DIRECT_LINE_REQUESTS members (9 by default)
+ * each own an entry of line_requests, next to the word: the arrival that
+ * brings the line in also carries the request, and the completer reduces
+ * them from the line its own increment fetched.  A member owns its entry
+ * from its join to its leave (coupled__protocol_member_added(), _removed()),
+ * so no change can move it under a call in progress, and a sparse group
+ * (capacity 4096, 4 members of any ids) uses the line as a dense one does.
+ * Members beyond the line's entries publish in their slots, read only when
+ * there are such members.  The benefit needs the group to start a cache
+ * line (e.g. alignas(64) or _Alignas(64) on its storage): the library works
+ * either way.  With an adapter whose wake-up does nothing
+ * (coupled_adapter_wake_is_noop()), the completer also skips the walk that
+ * wakes the others, and so touches no other member's line at all.
+ *
+ * The protocol's own state (COUPLED__PROTOCOL_GROUP and
+ * COUPLED__PROTOCOL_SLOT below), and who writes it (the fields
+ * coupled/coupled.h names are listed there):
  *   round_members      the completer, while the word is frozen;
  *                      coupled_group_init()
+ *   line_used          changes (coupled_join(), coupled_leave()), with the
+ *                      word drained and stopped; coupled_group_init()
+ *   line_requests[e]   the member that owns entry e, before its arrival
+ *   slot line_index    changes of that id, as line_used; coupled_group_init()
  *
  * Two parts, as coupled/protocol.h includes this file twice: the state,
  * before coupled/coupled.h's structs, and the round, once they are
@@ -79,11 +101,30 @@
 #define COUPLED__DIRECT_GEN_ONE (1u << 17)
 #define COUPLED__DIRECT_GEN_MASK (~(COUPLED__DIRECT_GEN_ONE - 1u))
 
-/* The direct protocol's members of struct coupled_slot: none. */
-#define COUPLED__PROTOCOL_SLOT
+/*
+ * Requests in the word's cache line: the first members get an entry of
+ * line_requests (up to this many), which sits in the same line as the word
+ * when the group starts a cache line (see the top of this file).  At least
+ * 1; the default fills a 64-byte line.
+ */
+#ifndef COUPLED_DIRECT_LINE_REQUESTS
+#define COUPLED_DIRECT_LINE_REQUESTS 9
+#endif
+#if COUPLED_DIRECT_LINE_REQUESTS < 1 || COUPLED_DIRECT_LINE_REQUESTS > 32
+#error "COUPLED_DIRECT_LINE_REQUESTS must be 1 to 32"
+#endif
+/* A slot's line_index when the member has no entry (or is no member). */
+#define COUPLED__DIRECT_NO_LINE 0xffffffffu
+
+/* The direct protocol's members of struct coupled_slot. */
+#define COUPLED__PROTOCOL_SLOT \
+	coupled_atomic_u32 line_index; /* this id's entry of line_requests, \
+					* or COUPLED__DIRECT_NO_LINE */
 /* Its members of struct coupled_group. */
-#define COUPLED__PROTOCOL_GROUP \
-	coupled_atomic_u32 round_members; /* the last round's member count */
+#define COUPLED__PROTOCOL_GROUP                                              \
+	coupled_atomic_u32 round_members; /* the last round's members */     \
+	coupled_atomic_u32 line_used;     /* bit e: entry e is a member's */ \
+	coupled_atomic_i32 line_requests[COUPLED_DIRECT_LINE_REQUESTS];
 
 #elif defined(COUPLED_PROTOCOL_H) && !defined(COUPLED_DIRECT_H)
 #define COUPLED_DIRECT_H
@@ -96,20 +137,84 @@
  */
 static inline void coupled__protocol_init_group(struct coupled_group *g)
 {
+	uint32_t e;
+
 	coupled_atomic_init(&g->round_members, 0u);
+	coupled_atomic_init(&g->line_used, 0u);
+	for (e = 0; e < COUPLED_DIRECT_LINE_REQUESTS; e++)
+		coupled_atomic_init(&g->line_requests[e], 0);
 }
 
 /**
  * coupled__protocol_init_slot() - initialise the direct state of a slot
  * @s: the slot
  *
- * Nothing: a slot has no direct state.
+ * No entry in the word's line yet: coupled_group_init() gives the initial
+ * members theirs (coupled__protocol_member_added()).
  *
  * Context: coupled_group_init(), before the group is shared.
  */
 static inline void coupled__protocol_init_slot(struct coupled_slot *s)
 {
-	(void)s;
+	coupled_atomic_init(&s->line_index, COUPLED__DIRECT_NO_LINE);
+}
+
+/**
+ * coupled__protocol_member_added() - give a new member an entry in the line
+ * @g: the group, rounds stopped and nobody counted (or not yet shared)
+ * @id: the new member, its member flag not yet set
+ *
+ * The lowest free entry of line_requests, if any is free; else the member
+ * publishes its requests in its slot.  An entry stays its member's until it
+ * leaves: a call reads its own line_index before its arrival, and only a
+ * change of its own id could move it, which waits for the call to return.
+ *
+ * Context: coupled_join() before the member flag's release store, which
+ * publishes the entry to the joiner's calls; coupled_group_init().
+ */
+static inline void coupled__protocol_member_added(struct coupled_group *g,
+						  uint32_t id)
+{
+	/* relaxed: only changers write it, one at a time. */
+	uint32_t used = coupled_load(&g->line_used, COUPLED_RELAXED);
+	uint32_t e;
+
+	for (e = 0; e < COUPLED_DIRECT_LINE_REQUESTS; e++)
+		if (!(used & (1u << e)))
+			break;
+	if (e == COUPLED_DIRECT_LINE_REQUESTS)
+		return;
+	/*
+	 * relaxed, both: the member flag's release store (coupled_join())
+	 * publishes line_index to the member's calls, and the release that
+	 * ends the change publishes line_used to the next completer.
+	 */
+	coupled_store(&g->slots[id].line_index, e, COUPLED_RELAXED);
+	coupled_store(&g->line_used, used | (1u << e), COUPLED_RELAXED);
+}
+
+/**
+ * coupled__protocol_member_removed() - free a leaver's entry in the line
+ * @g: the group, rounds stopped and nobody counted
+ * @id: the member that left, no call of it in progress
+ *
+ * Context: coupled_leave(), after the leaver's last call returned (a call
+ * still in progress could store into the entry after a later joiner got
+ * it).
+ */
+static inline void coupled__protocol_member_removed(struct coupled_group *g,
+						    uint32_t id)
+{
+	/* relaxed, the loads: only changers write these, one at a time. */
+	uint32_t e = coupled_load(&g->slots[id].line_index, COUPLED_RELAXED);
+	uint32_t used = coupled_load(&g->line_used, COUPLED_RELAXED);
+
+	if (e == COUPLED__DIRECT_NO_LINE)
+		return;
+	/* relaxed, both: published as in coupled__protocol_member_added(). */
+	coupled_store(&g->line_used, used & ~(1u << e), COUPLED_RELAXED);
+	coupled_store(&g->slots[id].line_index, COUPLED__DIRECT_NO_LINE,
+		      COUPLED_RELAXED);
 }
 
 /**
@@ -217,6 +322,75 @@ static inline bool coupled__direct_withdraw(struct coupled_group *g,
 }
 
 /**
+ * coupled__direct_reduce() - reduce the requests of a committed round
+ * @g: the group
+ * @n: the round's member count
+ *
+ * The members with an entry in the word's line first, from that line,
+ * which the completing increment has just brought in; then, only if some
+ * member has none, the others from their slots.
+ *
+ * Context: coupled__direct_complete(), the word frozen.
+ * Return: the reduction of every member's request.
+ */
+static inline int32_t coupled__direct_reduce(struct coupled_group *g,
+					     uint32_t n)
+{
+	/*
+	 * relaxed, line_used and every line_index below: written only by
+	 * changes, published by the release that ended the last one, which
+	 * our acq_rel arrival acquired (as the member count).
+	 */
+	uint32_t used = coupled_load(&g->line_used, COUPLED_RELAXED);
+	uint32_t e, k, seen = 0;
+	int32_t acc = 0;
+
+	for (e = 0; used >> e; e++) {
+		int32_t r;
+
+		if (!(used & (1u << e)))
+			continue;
+		/*
+		 * relaxed: the completing acq_rel increment synchronized
+		 * with every member's release arrival (all RMWs of the word,
+		 * one release sequence), each sequenced after its request.
+		 */
+		r = coupled_load(&g->line_requests[e], COUPLED_RELAXED);
+		acc = seen++ ? g->reduce(acc, r) : r;
+	}
+	for (k = 0; seen < n && k < n; k++) {
+		uint32_t id = coupled__roster_id(g, k);
+		int32_t r;
+
+		if (coupled_load(&g->slots[id].line_index, COUPLED_RELAXED) !=
+		    COUPLED__DIRECT_NO_LINE)
+			continue;
+		/* relaxed: as the line's requests above. */
+		r = coupled_load(&g->slots[id].request, COUPLED_RELAXED);
+		acc = seen++ ? g->reduce(acc, r) : r;
+	}
+	return acc;
+}
+
+/**
+ * coupled__direct_wakes() - must the completer wake the other members?
+ * @g: the group
+ *
+ * Return: false where the adapter says its wake-up does nothing (pure
+ * spinning: the waiters poll the word), which spares the completer a walk
+ * over the roster and its cache lines.
+ */
+static inline bool coupled__direct_wakes(struct coupled_group *g)
+{
+#if COUPLED_ADAPTER_HAS_WAKE_IS_NOOP
+	return !coupled_adapter_wake_is_noop(&g->adapter);
+#else
+	(void)g;
+	return true;
+#endif
+}
+
+/**
  * coupled__direct_complete() - the completer publishes a committed round
  * @g: the group
  * @self: the completer
@@ -231,21 +405,10 @@ static inline void coupled__direct_complete(struct coupled_group *g,
 					    uint32_t w)
 {
 	uint32_t k;
-	int32_t acc = 0;
+	int32_t acc;
 
 	COUPLED_HOOK(g, self, COUPLED_HOOK_COMPLETE);
-	for (k = 0; k < n; k++) {
-		uint32_t id = coupled__roster_id(g, k);
-		/*
-		 * relaxed: the completing acq_rel increment synchronized
-		 * with every member's release arrival (all RMWs of the word,
-		 * one release sequence), each sequenced after its request.
-		 */
-		int32_t r =
-			coupled_load(&g->slots[id].request, COUPLED_RELAXED);
-
-		acc = k ? g->reduce(acc, r) : r;
-	}
+	acc = coupled__direct_reduce(g, n);
 	/*
 	 * relaxed, all four: only completers write these, each completer's
 	 * accesses happen before the next one's (through the word), and the
@@ -273,6 +436,8 @@ static inline void coupled__direct_complete(struct coupled_group *g,
 	 * is woken by that change's own pass over the roster in
 	 * coupled__membership_begin(), which follows the generation's move.
 	 */
+	if (!coupled__direct_wakes(g))
+		return;
 	for (k = 0; k < n; k++) {
 		uint32_t id = coupled__roster_id(g, k);
 
@@ -338,6 +503,37 @@ static inline int coupled__direct_wait(struct coupled_group *g, uint32_t self,
 }
 
 /**
+ * coupled__direct_publish() - store the caller's request for the completer
+ * @g: the group
+ * @s: the caller's slot
+ * @request: the request
+ *
+ * Into the caller's entry of the word's line if it has one, so that the
+ * completer finds it in the line its own arrival brings in; else into the
+ * slot.
+ *
+ * Context: coupled__run(), before the arrival, which publishes it.
+ */
+static inline void coupled__direct_publish(struct coupled_group *g,
+					   struct coupled_slot *s,
+					   int32_t request)
+{
+	/*
+	 * relaxed: our own entry, written by the change that made us a
+	 * member before its release store of the member flag, which
+	 * coupled_enter_opts()'s seq_cst load acquired; no change can move
+	 * it while we are inside (coupled_leave() of our id waits for us).
+	 */
+	uint32_t e = coupled_load(&s->line_index, COUPLED_RELAXED);
+
+	/* relaxed, both: published to the completer by the arrival. */
+	if (e < COUPLED_DIRECT_LINE_REQUESTS)
+		coupled_store(&g->line_requests[e], request, COUPLED_RELAXED);
+	else
+		coupled_store(&s->request, request, COUPLED_RELAXED);
+}
+
+/**
  * coupled__run() - the direct protocol, arguments already checked
  * @g: the group
  * @self: the caller, a member, not inside
@@ -378,8 +574,7 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 	ret = coupled__abort_reason(g, self, opts, true, false);
 	if (ret)
 		return ret;
-	/* relaxed: published to the completer by the arrival (release). */
-	coupled_store(&s->request, request, COUPLED_RELAXED);
+	coupled__direct_publish(g, s, request);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVE);
 	/*
 	 * acq_rel: the release publishes the request (and this member's

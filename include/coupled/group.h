@@ -70,6 +70,8 @@ static inline int coupled_group_init(struct coupled_group *g,
 		COUPLED__STATS_INIT(s);
 		coupled_adapter_slot_init(&g->adapter, &s->adapter, i);
 	}
+	for (i = 0; i < initial_members; i++)
+		coupled__protocol_member_added(g, i);
 	return 0;
 }
 

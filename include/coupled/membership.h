@@ -150,12 +150,15 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 	if (ret)
 		return ret;
 	/*
+	 * The protocol's own state of a member first: the member flag's
+	 * release store publishes it to the joiner's calls.
 	 * release, both stores: the protocol reads them after the release of
 	 * prevent in _end(), but coupled_is_member() and
 	 * coupled_group_members() read them directly; their acquire pairs
 	 * with these, so a caller who sees the new member also sees what the
 	 * joiner did before coupled_join().
 	 */
+	coupled__protocol_member_added(g, id);
 	coupled_store(&g->slots[id].member, 1u, COUPLED_RELEASE);
 	coupled__roster_add(g, id);
 	coupled__membership_joined(g, id);
@@ -185,6 +188,8 @@ static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 		COUPLED_HOOK(g, g->capacity, COUPLED_HOOK_LEAVE_DRAIN);
 		coupled_adapter_relax(&g->adapter);
 	}
+	/* Only now: the call that just returned may have used it. */
+	coupled__protocol_member_removed(g, id);
 	coupled__membership_end(g);
 	COUPLED_TRACE_LEAVE(g, id);
 	return 0;

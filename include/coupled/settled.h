@@ -682,6 +682,40 @@ static inline void coupled__membership_end(struct coupled_group *g)
 }
 
 /**
+ * coupled__protocol_member_added() - the settled state of a new member
+ * @g: the group
+ * @id: the new member
+ *
+ * Nothing before the member flag: the settled protocol reads every request
+ * from its slot (the joiner's acknowledgement is coupled__membership_joined()).
+ *
+ * Context: coupled_join() and coupled_group_init().
+ */
+static inline void coupled__protocol_member_added(struct coupled_group *g,
+						  uint32_t id)
+{
+	(void)g;
+	(void)id;
+}
+
+/**
+ * coupled__protocol_member_removed() - the settled state of a leaver
+ * @g: the group
+ * @id: the member that left
+ *
+ * Nothing: a leaver leaves no settled state that a joiner could inherit
+ * before coupled__membership_joined() resets it.
+ *
+ * Context: coupled_leave().
+ */
+static inline void coupled__protocol_member_removed(struct coupled_group *g,
+						    uint32_t id)
+{
+	(void)g;
+	(void)id;
+}
+
+/**
  * coupled__membership_joined() - what a joiner needs besides its flag
  * @g: the group, prevent held, nobody waiting
  * @id: the id that just became a member

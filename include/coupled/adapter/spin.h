@@ -30,6 +30,8 @@
  * Wake-ups: a spinning waiter sees every change of the word itself.
  */
 #define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0
+/* coupled_adapter_wake() does nothing (coupled_adapter_wake_is_noop()). */
+#define COUPLED_ADAPTER_HAS_WAKE_IS_NOOP 1
 /* No clock: coupled_enter_opts() refuses a deadline. */
 #define COUPLED_ADAPTER_HAS_CLOCK 0
 /* What the shared hooks do here (coupled/adapter/common_hooks.h). */
@@ -127,6 +129,24 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 	(void)ag;
 	(void)target;
 	(void)target_id;
+}
+
+/**
+ * coupled_adapter_wake_is_noop() - does coupled_adapter_wake() do nothing?
+ * @ag: the group's adapter state
+ *
+ * Optional (COUPLED_ADAPTER_HAS_WAKE_IS_NOOP 1): true lets the protocol
+ * skip the walk that would wake each member (the direct completer's).  The
+ * answer must not change while the group is in use.
+ *
+ * Context: any.
+ * Return: always true here: a spinning waiter needs no wake-up.
+ */
+static inline bool
+coupled_adapter_wake_is_noop(struct coupled_adapter_group *ag)
+{
+	(void)ag;
+	return true;
 }
 
 /**

@@ -22,13 +22,20 @@
  *   ABORTS_UNBOUNDED  aborts never stop (the progress check must fail)
  *   REQMAX       requests are drawn from 1..REQMAX, default 2
  *   RANDOM_REQS  only ids below this draw their request, default N
- *   MEMBERSHIP   add a process that removes the last id and adds it back
- *                (coupled_leave, then coupled_join) while the others run
- *   CHANGES      with MEMBERSHIP: 1 = only the leave (the last id then
- *                stays out), 2 = leave and join (default)
+ *   MEMBERSHIP   add a process that removes an id of its choice and adds
+ *                it back (coupled_leave, then coupled_join) while the
+ *                others run
+ *   CHANGES      with MEMBERSHIP: 1 = only the leave (the id then stays
+ *                out), 2 = leave and join (default)
  *   GENMOD       the generation field is counted modulo GENMOD, default 2:
  *                the header's claim is that a waiter can miss at most one
  *                step of the field, so modulo 2 must suffice
+ *   LINE         entries of the word's line (COUPLED_DIRECT_LINE_REQUESTS),
+ *                default 2: with N 3 two members publish in the line and
+ *                one in its slot; run_model.sh runs 1 to N
+ *
+ * With MEMBERSHIP the changer's id is the model's choice (any of 0..N-1),
+ * so that a leave frees, and a join takes, a line entry or none.
  *
  * Mutants (each must make some check fail):
  *   MUTANT_D_WITHDRAW_NO_GUARD   the withdrawal CAS ignores a complete count
@@ -36,6 +43,13 @@
  *   MUTANT_D_NO_GEN              the completer's store keeps the generation
  *   MUTANT_D_ARRIVE_IGNORES_STOP the arrival does not look at stop
  *   MUTANT_D_LEAVE_NO_DRAIN      coupled_leave does not wait for inside == 0
+ *   MUTANT_D_LINE_SLOT_ONLY      the completer reads every request from the
+ *                                slots (the line is written, never read)
+ *   MUTANT_D_LINE_NO_SLOT        the completer reads the line only (members
+ *                                without an entry are left out)
+ *   MUTANT_D_LINE_KEEP_ON_LEAVE  coupled_leave keeps the leaver's entry
+ *                                marked used (a member of the line's
+ *                                entries that is gone is still reduced)
  *
  * Properties:
  *   assertions  at the commit point (the completing increment): no change
@@ -84,6 +98,10 @@
 #ifndef CHANGES
 #define CHANGES 2
 #endif
+#ifndef LINE
+#define LINE 2
+#endif
+#define NOLINE 255
 
 #ifdef ABORTS_UNBOUNDED
 #define ABORT_FIRES (true)
@@ -103,6 +121,9 @@ byte round_gen;              /* round_gen, modulo GENMOD */
 bit member[N];               /* slot.member (and the roster) */
 bit inside[N];               /* slot.inside */
 byte request[N];             /* slot.request */
+byte line_index[N];          /* slot.line_index (NOLINE: none) */
+bit line_used[LINE];         /* line_used, one bit per entry */
+byte line_req[LINE];         /* line_requests */
 bit woken[N];                /* the adapter: a wake since wait_prepare */
 
 byte aborts_left = ABORTS;   /* the environment's abort budget */
@@ -113,6 +134,7 @@ bit frozen;                  /* from the completing increment to the store */
 bit changing;                /* a change holds stop (its CAS succeeded) */
 byte finished;               /* participants done with all their rounds */
 byte ghost_min;              /* minimum request of the last committed round */
+byte greq[N];                /* the request of the id's call in progress */
 byte ghost_n;                /* member count of the last committed round */
 byte acts;                   /* action runs in the last committed round */
 bit changer_done = 1;        /* set to 0 by the MEMBERSHIP changer */
@@ -142,7 +164,7 @@ inline ghost_commit(n)
 	ghost_min = 255;
 	for (gi : 0 .. N - 1) {
 		if
-		:: member[gi] && request[gi] < ghost_min -> ghost_min = request[gi]
+		:: member[gi] && greq[gi] < ghost_min -> ghost_min = greq[gi]
 		:: else -> skip
 		fi
 	}
@@ -174,14 +196,14 @@ inline call_over_locals()
 #ifdef MEMBERSHIP
 	inside[self] = 0;
 #endif
-	request[self] = 0; woken[self] = 0;
+	request[self] = 0; greq[self] = 0; woken[self] = 0;
 	n = 0; gen = 0; req = 0; ok = 0; reason = 0; committed = 0;
-	w_arr = 0; w_stop = 0; param = 0; acc = 0; mem = 0
+	w_arr = 0; w_stop = 0; param = 0; acc = 0; mem = 0; e = 0; seen = 0
 }
 
 proctype participant(byte self)
 {
-	byte req, n, gen, w_arr, commits, i, acc, param;
+	byte req, n, gen, w_arr, commits, i, acc, param, e, seen;
 	bit w_stop, ok, committed, moved, mem;
 	byte reason;            /* 0: none, 1: work/caller/deadline, 2: stop */
 
@@ -221,13 +243,21 @@ proctype participant(byte self)
 		:: atomic { ABORT_FIRES -> TAKE_ABORT }; goto call_over
 		:: skip
 		fi;
-		/* coupled__run: relaxed store of request (drawn from 1..REQMAX) */
+		/* coupled__direct_publish: relaxed load of the own line_index */
+		e = line_index[self];
+		/* coupled__direct_publish: relaxed store of the request (drawn
+		 * from 1..REQMAX) into the line's entry e, or the slot */
 		atomic {
 			if
 			:: self < RANDOM_REQS -> select(req : 1 .. REQMAX)
 			:: else -> req = REQMAX
 			fi;
-			request[self] = req
+			greq[self] = req;
+			if
+			:: e != NOLINE -> line_req[e] = req
+			:: else -> request[self] = req
+			fi;
+			e = 0
 		};
 		/* coupled__run: acq_rel fetch_add of counts (+1 arrival).
 		 * Without MEMBERSHIP the member count is constant, so its
@@ -285,16 +315,50 @@ proctype participant(byte self)
 		fi;
 
 complete:
-		/* coupled__direct_complete: relaxed loads of the members'
-		 * requests over the roster, one per step; reduce = min */
-		for (i : 0 .. N - 1) {
+		/* coupled__direct_reduce: relaxed load of line_used (folded
+		 * into the loads below: only changes write it, and no change
+		 * runs while the word is frozen) and of each used entry of the
+		 * line, one per step; reduce = min */
+		for (i : 0 .. LINE - 1) {
 			atomic {
 				if
-				:: member[i] && (acc == 0 || request[i] < acc) -> acc = request[i]
+#ifndef MUTANT_D_LINE_SLOT_ONLY
+				:: line_used[i] ->
+					seen++;
+					if
+					:: acc == 0 || line_req[i] < acc -> acc = line_req[i]
+					:: else -> skip
+					fi
+#endif
 				:: else -> skip
 				fi
 			}
 		}
+		/* coupled__direct_reduce: while some member is not counted
+		 * yet, the roster: relaxed loads of line_index and of the slot's
+		 * request of each member without an entry, one per step */
+		for (i : 0 .. N - 1) {
+			atomic {
+				if
+#ifndef MUTANT_D_LINE_NO_SLOT
+#ifdef MUTANT_D_LINE_SLOT_ONLY
+				:: seen < n && member[i] ->
+					acc = (acc == 0 || request[i] < acc -> request[i] : acc);
+					seen++
+#else
+				:: seen < n && member[i] && line_index[i] == NOLINE ->
+					seen++;
+					if
+					:: acc == 0 || request[i] < acc -> acc = request[i]
+					:: else -> skip
+					fi
+#endif
+#endif
+				:: else -> skip
+				fi
+			}
+		}
+		seen = 0;
 		/* coupled__direct_complete: relaxed store of round_param */
 		atomic { round_param = acc; acc = 0; i = 0 };
 		/* coupled__direct_complete: relaxed load and store of round_gen */
@@ -442,35 +506,62 @@ inline membership_end()
 }
 
 /*
- * Removes the last id (coupled_leave) and, with CHANGES 2, adds it back
- * (coupled_join) while the others run.
+ * Removes an id of the model's choice (coupled_leave) and, with CHANGES 2,
+ * adds it back (coupled_join) while the others run.
  */
 proctype changer()
 {
-	byte j;
+	byte j, c;
 
+	/* the id to change: the model's choice */
+	select(c : 0 .. N - 1);
 	/* coupled_leave: relaxed load of member (refuse early) */
 	if
-	:: member[N - 1] ->
+	:: member[c] ->
 		membership_begin();
 		/* coupled_leave: seq_cst store member = 0 */
-		member[N - 1] = 0;
+		member[c] = 0;
 		/* coupled__roster_remove: the roster, release store of members */
 		members = members - 1;
 		/* coupled_leave: seq_cst wait until the id's call returned */
 #ifndef MUTANT_D_LEAVE_NO_DRAIN
-		(inside[N - 1] == 0);
+		(inside[c] == 0);
 #endif
+		/* coupled__protocol_member_removed: relaxed stores of
+		 * line_used and line_index (one step: only changers write
+		 * them, and no round reads them while stop is held) */
+		atomic {
+			if
+#ifndef MUTANT_D_LINE_KEEP_ON_LEAVE
+			:: line_index[c] != NOLINE -> line_used[line_index[c]] = 0
+#endif
+			:: else -> skip
+			fi;
+			line_index[c] = NOLINE
+		};
 		membership_end()
 	:: else -> skip
 	fi;
 #if CHANGES > 1
 	/* coupled_join: relaxed load of member (refuse early) */
 	if
-	:: !member[N - 1] ->
+	:: !member[c] ->
 		membership_begin();
+		/* coupled__protocol_member_added: the lowest free entry, if
+		 * any: relaxed stores of line_index and line_used (one step,
+		 * as above) */
+		atomic {
+			for (j : 0 .. LINE - 1) {
+				if
+				:: line_index[c] == NOLINE && !line_used[j] ->
+					line_used[j] = 1; line_index[c] = j
+				:: else -> skip
+				fi
+			}
+			j = 0
+		};
 		/* coupled_join: release store of member */
-		member[N - 1] = 1;
+		member[c] = 1;
 		/* coupled__roster_add: the roster, release store of members */
 		members = members + 1;
 		membership_end()
@@ -496,7 +587,13 @@ init
 
 	atomic {
 		for (p : 0 .. N - 1) {
-			member[p] = 1
+			member[p] = 1;
+			/* coupled_group_init: the first LINE members get the
+			 * line's entries */
+			if
+			:: p < LINE -> line_index[p] = p; line_used[p] = 1
+			:: else -> line_index[p] = NOLINE
+			fi
 		}
 #ifdef MEMBERSHIP
 		changer_done = 0;

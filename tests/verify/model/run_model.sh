@@ -59,12 +59,18 @@ direct_sanity_abort_livelock|-DN=3 -DROUNDS=2 -DABORTS_UNBOUNDED -DREQMAX=1|live
 direct_membership_2|-DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|pass
 direct_membership_progress_2|-DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=0 -DREQMAX=1|liveness|pass
 direct_mutant_end_before_drain|-DMUTANT_D_END_BEFORE_DRAIN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
-direct_mutant_no_recheck_gen|-DMUTANT_D_NO_RECHECK_GEN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
+direct_mutant_no_recheck_gen|-DMUTANT_D_NO_RECHECK_GEN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:!(changing)
 direct_mutant_withdraw_no_guard|-DMUTANT_D_WITHDRAW_NO_GUARD -DN=3 -DROUNDS=2 -DABORTS=1|safety|assert:acts==ghost_n
 direct_mutant_no_gen|-DMUTANT_D_NO_GEN -DN=3 -DROUNDS=2 -DABORTS=1|safety|end
 direct_mutant_stop_when_complete|-DMUTANT_D_STOP_WHEN_COMPLETE -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:counted[0]==member[0]
 direct_mutant_arrive_ignores_stop|-DMUTANT_D_ARRIVE_IGNORES_STOP -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:!(changing)
-direct_mutant_leave_no_drain|-DMUTANT_D_LEAVE_NO_DRAIN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:violated ok
+direct_mutant_leave_no_drain|-DMUTANT_D_LEAVE_NO_DRAIN -DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:counted[0]==member[0]
+direct_safety_3_line1|-DN=3 -DROUNDS=2 -DABORTS=2 -DLINE=1|safety|pass
+direct_safety_3_line3|-DN=3 -DROUNDS=2 -DABORTS=2 -DLINE=3|safety|pass
+direct_membership_2_line1|-DMEMBERSHIP -DN=2 -DROUNDS=2 -DABORTS=1 -DLINE=1|safety|pass
+direct_mutant_line_slot_only|-DMUTANT_D_LINE_SLOT_ONLY -DN=3 -DROUNDS=2 -DABORTS=1|safety|assert:param==ghost_min
+direct_mutant_line_no_slot|-DMUTANT_D_LINE_NO_SLOT -DN=3 -DROUNDS=2 -DABORTS=1|safety|assert:param==ghost_min
+direct_mutant_line_keep_on_leave|-DMUTANT_D_LINE_KEEP_ON_LEAVE -DMEMBERSHIP -DCHANGES=1 -DN=2 -DROUNDS=2 -DABORTS=1|safety|assert:param==ghost_min
 domain_safety_2x2|-DCALLS=1 -DABORTS=1 -DRANDOM_REQS=1 -DREFUSERS=1|safety|pass
 domain_safety_calls2_2x2|-DCALLS=2 -DABORTS=1 -DRANDOM_REQS=0|safety|pass
 domain_membership_2x2|-DCHANGER -DABORTS=1 -DRANDOM_REQS=0|safety|pass

@@ -34,7 +34,9 @@ Mutants:
 Checks (each compiled against the mutated copy).  The core's checks are
 built once per protocol variant (coupled/protocol.h), the variant forced
 with -DCOUPLED_PROTOCOL_DIRECT=1 or -DCOUPLED_PROTOCOL_SETTLED=1, and named
-check/variant (unit/direct, relacy/settled, ...):
+check/variant (unit/direct, relacy/settled, ...).  The direct builds give
+the word's line 2 request entries (COUPLED_DIRECT_LINE_REQUESTS=2, 9 by
+default), so that groups of 3 and more members use the line and the slots:
   unit       tests/core/unit/test_unit.c with the pthread adapter
   stress     tests/core/stress/test_stress.c, 4 threads, aborts, work,
              a changer thread, then self churn (futex strategy)
@@ -374,14 +376,62 @@ LOGIC_MUTANTS = [
      "\t\t\t\t\t     id);",
      "\t\t\t(void)0;"),
     ("direct_reduce_walk_short",
-     "the completer's reduction walks one roster entry too few",
+     "the completer's walk over the roster for the requests in slots"
+     " stops one entry short",
      DIRECT_H,
-     "\tfor (k = 0; k < n; k++) {\n"
-     "\t\tuint32_t id = coupled__roster_id(g, k);\n"
-     "\t\t/*\n",
-     "\tfor (k = 0; k + 1u < n; k++) {\n"
-     "\t\tuint32_t id = coupled__roster_id(g, k);\n"
-     "\t\t/*\n"),
+     "\tfor (k = 0; seen < n && k < n; k++) {",
+     "\tfor (k = 0; seen < n && k + 1u < n; k++) {"),
+    ("direct_reduce_skips_line",
+     "the completer reads no request from the word's line",
+     DIRECT_H,
+     "\tfor (e = 0; used >> e; e++) {",
+     "\tfor (e = 0; 0 && used >> e; e++) {"),
+    ("direct_reduce_line_members_twice",
+     "the completer's roster walk also reads the slots of members that"
+     " publish in the line (their stale slot requests)",
+     DIRECT_H,
+     "\t\tif (coupled_load(&g->slots[id].line_index, COUPLED_RELAXED) !=\n"
+     "\t\t    COUPLED__DIRECT_NO_LINE)\n"
+     "\t\t\tcontinue;",
+     "\t\tif (0)\n"
+     "\t\t\tcontinue;"),
+    ("direct_publish_in_slot_only",
+     "a member with an entry of the word's line publishes its request in"
+     " its slot",
+     DIRECT_H,
+     "\tif (e < COUPLED_DIRECT_LINE_REQUESTS)\n"
+     "\t\tcoupled_store(&g->line_requests[e], request, COUPLED_RELAXED);",
+     "\tif (0 && e < COUPLED_DIRECT_LINE_REQUESTS)\n"
+     "\t\tcoupled_store(&g->line_requests[e], request, COUPLED_RELAXED);"),
+    ("direct_join_entry_not_marked",
+     "a joiner gets an entry of the word's line that is not marked used"
+     " (the completer reads neither it nor the joiner's slot)",
+     DIRECT_H,
+     "\tcoupled_store(&g->line_used, used | (1u << e), COUPLED_RELAXED);",
+     "\t(void)used;"),
+    ("direct_leave_entry_kept",
+     "a leaver's entry of the word's line stays marked used (its last"
+     " request is reduced in every later round)",
+     DIRECT_H,
+     "\tcoupled_store(&g->line_used, used & ~(1u << e), COUPLED_RELAXED);",
+     "\t(void)used;"),
+    ("direct_join_entry_after_flag",
+     "coupled_join() gives the joiner its entry of the word's line after"
+     " the member flag's release store (a call that sees the flag may not"
+     " see its entry)",
+     MEMBERSHIP_H,
+     ["\tcoupled__protocol_member_added(g, id);\n"
+      "\tcoupled_store(&g->slots[id].member, 1u, COUPLED_RELEASE);\n",
+      "\tcoupled__roster_add(g, id);\n"],
+     ["\tcoupled_store(&g->slots[id].member, 1u, COUPLED_RELEASE);\n",
+      "\tcoupled__protocol_member_added(g, id);\n"
+      "\tcoupled__roster_add(g, id);\n"]),
+    ("direct_wakes_nobody",
+     "the completer takes every adapter's wake-up for a no-op and wakes"
+     " nobody",
+     DIRECT_H,
+     "\treturn !coupled_adapter_wake_is_noop(&g->adapter);",
+     "\treturn (void)g, false;"),
     ("direct_wake_walk_short",
      "the completer's wake-ups walk one roster entry too few",
      DIRECT_H,
@@ -1157,9 +1207,16 @@ def relacy_shape(key):
             "-DCOUPLED_RELACY_ONLY_EXTRA=%d" % extra]
 
 
-def variant_define(variant):
-    """The compiler option that forces a protocol variant."""
-    return "-D%s=1" % VARIANTS[variant]
+# The direct builds give the word's line 2 entries (9 by default), so that
+# the checks' groups of 3 and more members publish in the line and in their
+# slots both, and a group of 2 in the line alone.
+DIRECT_LINE = "-DCOUPLED_DIRECT_LINE_REQUESTS=2"
+
+
+def variant_defines(variant):
+    """The compiler options that force a protocol variant."""
+    return ["-D%s=1" % VARIANTS[variant]] + (
+        [DIRECT_LINE] if variant == "direct" else [])
 
 
 class Checks:
@@ -1202,7 +1259,7 @@ class Checks:
     def build_c(self, copy, out, src, variant, extra=()):
         cmd = [self.cc, "-std=c11", "-O2", "-g0", "-pthread",
                "-DCOUPLED_ADAPTER_PTHREAD", "-D_DEFAULT_SOURCE",
-               "-DCOUPLED_STATS", variant_define(variant),
+               "-DCOUPLED_STATS", *variant_defines(variant),
                "-I", os.path.join(copy, "include"),
                "-I", os.path.join(copy, "adapters/pthread/include"),
                "-I", os.path.join(ROOT, "tests/common"),
@@ -1354,7 +1411,7 @@ class Checks:
         if base == "domain":
             exe = os.path.join(work, "relacy-domain-" + tag)
             cmd = [self.cxx, "-std=c++17", RELACY_OPT, "-g0", "-w",
-                   variant_define(variant),
+                   *variant_defines(variant),
                    "-I", os.path.join(copy, "include"),
                    "-I", os.path.join(ROOT, "tests/verify/relacy"),
                    os.path.join(ROOT, DOMAIN_RELACY), "-o", exe]
@@ -1366,7 +1423,7 @@ class Checks:
         if base == "relacy":
             exe = os.path.join(work, "relacy-" + tag)
             cmd = [self.cxx, "-std=c++17", RELACY_OPT, "-g0", "-w",
-                   variant_define(variant),
+                   *variant_defines(variant),
                    "-I", os.path.join(copy, "include"),
                    "-I", os.path.join(ROOT, "tests/verify/relacy"), self.relacy,
                    "-o", exe]

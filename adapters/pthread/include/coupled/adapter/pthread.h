@@ -75,6 +75,8 @@
  * Wake-ups: every strategy counts wakes in a sequence the waiter compares (futex, condvar) or never sleeps (spin).
  */
 #define COUPLED_ADAPTER_WAKE_CAN_BE_LOST 0
+/* coupled_adapter_wake_is_noop(): true for the spin strategy. */
+#define COUPLED_ADAPTER_HAS_WAKE_IS_NOOP 1
 /* coupled_adapter_now() is CLOCK_MONOTONIC in nanoseconds. */
 #define COUPLED_ADAPTER_HAS_CLOCK 1
 /* coupled_adapter_context(): the kernel's thread id, where there is one. */
@@ -637,6 +639,19 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 		pthread_mutex_unlock(&as->lock);
 		return;
 	}
+}
+
+/**
+ * coupled_adapter_wake_is_noop() - does coupled_adapter_wake() do nothing?
+ * @ag: the group's adapter state
+ *
+ * Context: any; the strategy is set before the group is shared.
+ * Return: true for the spin strategy, whose waiters poll the group's word.
+ */
+static inline bool
+coupled_adapter_wake_is_noop(struct coupled_adapter_group *ag)
+{
+	return ag->strategy == COUPLED_PTHREAD_SPIN;
 }
 
 /**
