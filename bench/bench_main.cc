@@ -25,10 +25,7 @@
 // (getrusage(RUSAGE_THREAD) around each thread's loop).  Two cases give the
 // 2-thread figures a floor of the same run: pingpong, one cache line bounced
 // between the two pinned threads (handoff_ns: the one-way hand-off; cpu_t0,
-// cpu_t1: the CPUs), and direct_copy/<layout>, a bench-only copy of the
-// direct round (model/direct_copy.h) with the requests in the members' slots
-// (as the library), in the arrival word's cache line, or constant: what the
-// completer's reads of the other slots cost.  Every pinned 2-thread case
+// cpu_t1: the CPUs).  Every pinned 2-thread case
 // also measures the floor of its own repetition, right before and right
 // after its timed loop (floor_ns, floor_after_ns: floor_probe()), so that
 // the report can group repetitions by where the two vCPUs ran.
@@ -59,7 +56,6 @@
 #include <vector>
 
 #include "baseline/seed_baseline.h"
-#include "model/direct_copy.h"
 #include "peers/ck_peers.h"
 
 #if defined(COUPLED_BENCH_SETTLED_TWIN) && COUPLED_BENCH_SETTLED_TWIN
@@ -639,32 +635,6 @@ void BM_pingpong(benchmark::State &st)
 		static_cast<double>(sched_getcpu());
 }
 
-// --- the request-slot question: a bench-only copy of the round -------------
-
-direct_copy::State g_copy;
-
-void setup_direct_copy(const benchmark::State &st)
-{
-	direct_copy::init(&g_copy, static_cast<uint32_t>(st.threads()));
-}
-
-// direct_copy/<layout> (model/direct_copy.h): the direct protocol's round,
-// spin strategy, with the requests in the members' slots (as the library),
-// in the arrival word's line, or constant (no reduction).
-template <direct_copy::Layout L> void BM_direct_copy(benchmark::State &st)
-{
-	pin(st);
-	const uint32_t self = static_cast<uint32_t>(st.thread_index());
-	unsigned long failed = 0;
-
-	for (auto _ : st) {
-		if (direct_copy::round<L>(&g_copy, self, 0, self + 1u) != 0)
-			failed++;
-	}
-	report_rounds(st);
-	st.counters["failed"] = static_cast<double>(failed);
-}
-
 // --- registration --------------------------------------------------------------
 
 // Common options; oversubscribed pure spinners get a fixed iteration count
@@ -736,12 +706,6 @@ void register_all()
 	if (BENCH_TWIN)
 		return;
 	add("pingpong", BM_pingpong, setup_pingpong, 2, true);
-	add("direct_copy/slots", BM_direct_copy<direct_copy::kSlots>,
-	    setup_direct_copy, 2, true);
-	add("direct_copy/word_line", BM_direct_copy<direct_copy::kWordLine>,
-	    setup_direct_copy, 2, true);
-	add("direct_copy/none", BM_direct_copy<direct_copy::kNone>,
-	    setup_direct_copy, 2, true);
 	for (int t : kThreadCounts) {
 		add("pthread_barrier", BM_pthread_barrier,
 		    setup_pthread_barrier, t, false);

@@ -34,8 +34,8 @@
 #
 # Environment (all optional):
 #   QUICK=1           only what the goals need (their Google Benchmark cases
-#                     with the ping-pong floor, the ck barriers at 2 threads
-#                     and the direct_copy cases,
+#                     with the ping-pong floor and the ck barriers at 2
+#                     threads,
 #                     the RMW counts, callgrind of the coupled round and its
 #                     breakdown; no settled Google Benchmark or RMW runs), with
 #                     REPS=3 MIN_TIME=0.05 unless set, into
@@ -65,9 +65,9 @@ if [[ $QUICK == 1 ]]; then
 	REPS=${REPS:-3}
 	MIN_TIME=${MIN_TIME:-0.05}
 	RUNS=${RUNS:-1}
-	# The goals' cases only (tools/goals.py), the floor they are measured
-	# against, and the request-slot copies that sit on the same floor.
-	FILTER='^((coupled_round/spin|ck_[a-z]+|pingpong|direct_copy/[a-z_]+)/real_time/threads:2|(coupled_round/futex|std_barrier)/real_time/threads:(4|8|16)|coupled_capacity/.*)$'
+	# The goals' cases only (tools/goals.py), with the ping-pong floor and
+	# every ck barrier at 2 threads (goal 3 compares with the best).
+	FILTER='^((coupled_round/spin|ck_[a-z]+|pingpong)/real_time/threads:2|(coupled_round/futex|std_barrier)/real_time/threads:(4|8|16)|coupled_capacity/.*)$'
 	INSN_IMPLS="coupled"
 else
 	out=${OUT:-$root/build/bench-results}

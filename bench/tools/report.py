@@ -246,10 +246,6 @@ def placement_table(w, runs):
         "floor %s" % pl.label(i) for i in range(n)) + " | moved |")
     w("|---|" + "---:|" * (n + 1))
     cases = IMPLS + [
-        ("copy, requests in the slots", "direct_copy/slots"),
-        ("copy, requests in the arrival word's line",
-         "direct_copy/word_line"),
-        ("copy, no reduction", "direct_copy/none"),
         ("ping-pong, a round trip (2 by definition)", "pingpong")]
     for label, fam in cases:
         per = pl.per(fam)
@@ -364,48 +360,9 @@ def csw_table(w, runs):
         w("")
 
 
-# Requests that fit in the arrival word's line (bench/model/direct_copy.h's
-# kLineRequests).
-LINE_REQUESTS = 8
-
-COPY_CASES = [
-    ("ping-pong: one round trip (2 hand-offs)", "pingpong"),
-    ("copy, requests in the members' slots (as the library)",
-     "direct_copy/slots"),
-    ("copy, requests in the arrival word's line", "direct_copy/word_line"),
-    ("copy, constant request, no reduction", "direct_copy/none"),
-    ("coupled_round/spin (the library)", "coupled_round/spin"),
-    ("ck centralized", "ck_centralized"),
-]
-
-
-def request_slot_section(w, runs):
-    """The request-slot question, measured with the bench-only copy."""
-    w("## The request slots: a second cache line in the critical path?")
-    w("")
-    w("The direct round's completer reads every other member's request "
-      "from that member's slot, a line the member wrote just before its "
-      "arrival: is that a hand-off that ck's centralized barrier does not "
-      "pay?  `bench/model/direct_copy.h`, a bench-only copy of the round "
-      "(same orders, same kinds of lines), is built three ways: requests in "
-      "the slots (as the library: `direct_copy/slots`, which should match "
-      "`coupled_round/spin`), requests of a small group in the arrival "
-      "word's line (`direct_copy/word_line`), and no reduction "
-      "(`direct_copy/none`, the lower bound).  2 threads, same run.")
-    w("")
-    two_thread_rows(w, runs, "case", COPY_CASES)
-    cells = []
-    for r in runs:
-        a, b = r.ns("direct_copy/slots", 2), r.ns("direct_copy/word_line", 2)
-        ha = r.handoffs("direct_copy/slots", 2)
-        hb = r.handoffs("direct_copy/word_line", 2)
-        cells.append("%s | %s" % (
-            "%+.0f ns" % (a - b) if a is not None and b is not None
-            else "n/a",
-            "%+.2f" % (ha - hb) if ha is not None and hb is not None
-            else "n/a"))
-    w("| **slots - word line** | " + " | ".join(cells) + " |")
-    w("")
+# Requests that the word's line holds (include/coupled/direct.h's default
+# COUPLED_DIRECT_LINE_REQUESTS).
+LINE_REQUESTS = 9
 
 
 def usdt_section(w, runs, insn, insn_n):
@@ -465,61 +422,50 @@ def model_section(w, runs):
       "which still holds it: N - 1;")
     w("- *publication*: the completer's store of the next generation "
       "reaches the N - 1 spinners, who re-read the line in parallel: 1;")
-    w("- *request slots* (the library today): the completer reads the "
-      "N - 1 other members' slot lines: N - 1 transfers if serial, 1 if "
-      "the loads overlap; each member takes its line back before its next "
-      "arrival: 1, in parallel;")
+    w("- *requests*: the first %d members publish theirs in the word's "
+      "line, which their arrivals carry (no transfer of their own); each "
+      "member beyond them in its slot, which the completer reads: one "
+      "transfer each if serial, 1 if the loads overlap;" % LINE_REQUESTS)
     w("- *wake-ups* (futex and condvar only): N - 1 `FUTEX_WAKE`s (or "
-      "signals), serially: system calls, counted, not priced.")
+      "signals), serially: system calls, counted, not priced.  With the "
+      "spin strategy the completer skips the walk "
+      "(`coupled_adapter_wake_is_noop()`).")
     w("")
-    w("The word-line layout (the requests of a small group in the arrival "
-      "word's line, up to %d beside the word's fields: more need more "
-      "lines) drops the request-slot terms; ck's centralized "
-      "barrier is N fetch-and-adds and a sense flip: the same "
-      "(N - 1) + 1 as the word-line layout.  *ns*: transfers x the "
-      "hand-off, an upper bound where transfers overlap."
+    w("ck's centralized barrier is N fetch-and-adds and a sense flip: the "
+      "same (N - 1) + 1 as the library up to %d members.  *ns*: transfers "
+      "x the hand-off, an upper bound where transfers overlap."
       % LINE_REQUESTS)
     w("")
-    w("| N | arrivals | publication | request slots (serial / overlapped) "
-      "| today: transfers | today: ns | word line: transfers | "
-      "word line: ns | ck centralized: transfers | wake-ups (futex) |")
-    w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for n in (2, 4, 8, 16, 64):
-        slots_serial = (n - 1) + 1
-        slots_overlap = 1 + 1
-        today_hi = (n - 1) + 1 + slots_serial
-        today_lo = (n - 1) + 1 + slots_overlap
-        line = (n - 1) + 1
+    w("| N | arrivals | publication | slot requests (serial / overlapped) "
+      "| library: transfers | library: ns | ck centralized: transfers | "
+      "wake-ups (futex) |")
+    w("|---:|---:|---:|---:|---:|---:|---:|---:|")
 
-        def ns(x):
-            return fmt_ns(x * h) if h else "n/a"
-        small = n <= LINE_REQUESTS
-        w("| %d | %d | 1 | %d / %d | %s | %s | %s | %s | %d | %d |" % (
-            n, n - 1, slots_serial, slots_overlap,
-            "%d" % today_hi if today_hi == today_lo
-            else "%d to %d" % (today_lo, today_hi),
-            ns(today_lo) if today_hi == today_lo
-            else "%s to %s" % (ns(today_lo), ns(today_hi)),
-            "%d" % line if small else "n/a", ns(line) if small else "n/a",
-            line, n - 1))
+    def ns(x):
+        return fmt_ns(x * h) if h else "n/a"
+    for n in (2, 4, 8, 16, 64):
+        beyond = max(0, n - LINE_REQUESTS)
+        serial, overlap = beyond, min(beyond, 1)
+        lo, hi = (n - 1) + 1 + overlap, (n - 1) + 1 + serial
+        w("| %d | %d | 1 | %d / %d | %s | %s | %d | %d |" % (
+            n, n - 1, serial, overlap,
+            "%d" % lo if lo == hi else "%d to %d" % (lo, hi),
+            ns(lo) if lo == hi else "%s to %s" % (ns(lo), ns(hi)),
+            (n - 1) + 1, n - 1))
     r = runs[0]
     w("")
     w("Measured at N = 2, first run (hand-off %s): `coupled_round/spin` "
-      "%s (%s hand-offs), `direct_copy/slots` %s (%s), "
-      "`direct_copy/word_line` %s (%s), `ck_centralized` %s (%s).  Where "
-      "the measured hand-offs fall below the model's transfers, the "
-      "transfers overlapped (a spinner's read and the next arrival's RMW "
-      "of the same line, a store buffer draining while the other CPU "
-      "reads); where they exceed it, instructions and the spin loop's "
-      "`pause` add to the transfers (a few tens of ns: this matters when "
-      "the hand-off is short)." % (
+      "%s (%s hand-offs), `ck_centralized` %s (%s); per placement, each "
+      "repetition in hand-offs of its own floor, in *Two threads, by "
+      "placement* above.  Where the measured hand-offs fall below the "
+      "model's transfers, the transfers overlapped (a spinner's read and "
+      "the next arrival's RMW of the same line, a store buffer draining "
+      "while the other CPU reads); where they exceed it, instructions and "
+      "the spin loop's `pause` add to the transfers (a few tens of ns: "
+      "this matters when the hand-off is short)." % (
           fmt_ns(r.handoff),
           fmt_ns(r.ns("coupled_round/spin", 2)),
           fmt_h(r.handoffs("coupled_round/spin", 2)),
-          fmt_ns(r.ns("direct_copy/slots", 2)),
-          fmt_h(r.handoffs("direct_copy/slots", 2)),
-          fmt_ns(r.ns("direct_copy/word_line", 2)),
-          fmt_h(r.handoffs("direct_copy/word_line", 2)),
           fmt_ns(r.ns("ck_centralized", 2)),
           fmt_h(r.handoffs("ck_centralized", 2))))
     w("")
@@ -718,7 +664,6 @@ def main():
 
     # --- context switches, the request slots, the model
     csw_table(w, runs)
-    request_slot_section(w, runs)
     model_section(w, runs)
 
     # --- counts
