@@ -577,9 +577,10 @@ def main():
       "build, both independent of noise.  Latencies are medians over %d "
       "repetitions, all cases randomly interleaved, as good as the machine "
       "was quiet.  The suite ran %d time%s (`RUNS`): tables are the first "
-      "run's; the floor, the hand-off figures and the request-slot "
-      "measurement are per run; goals are judged on the median over the "
-      "runs." % (nreps, len(runs), "s" if len(runs) > 1 else ""))
+      "run's; the floor and the hand-off figures are per run, the 2-thread "
+      "figures by placement pool the runs; goals are judged on the median "
+      "over the runs, goal 3 per placement and goal 4 in every run."
+      % (nreps, len(runs), "s" if len(runs) > 1 else ""))
     w("")
 
     floor_section(w, runs)
@@ -662,7 +663,7 @@ def main():
     # --- coupled domains
     domain_table(w, gb, gbs, med)
 
-    # --- context switches, the request slots, the model
+    # --- context switches, the model
     csw_table(w, runs)
     model_section(w, runs)
 
