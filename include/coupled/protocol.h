@@ -51,8 +51,11 @@
  *             - coupled__protocol_set_generation(), its state at a chosen
  *               generation (for the test hook
  *               coupled_group_set_generation(), coupled/group.h);
- *             - coupled__membership_begin(), _end() and _joined()
- *               (coupled/membership.h).
+ *             - coupled__membership_begin(), _end() and _joined(),
+ *               and coupled__protocol_member_added() and _removed(), the
+ *               variant's state of a member that joins or leaves
+ *               (coupled/membership.h; _added() also in
+ *               coupled_group_init()).
  *             coupled/coupled.h and coupled/group.h use only these, never
  *             the variant's name.
  *
