@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import goals as fast_goals  # noqa: E402
 from results import (FLOOR_MOVED, PLACEMENT_GAP,  # noqa: E402
                      Placements, Run, fmt_ns, load_json, load_jsonl,
-                     median_of, medians, quantile)
+                     median_of, medians, quantile, rep_counters)
 
 THREADS = [1, 2, 4, 8, 16]
 
@@ -257,11 +257,10 @@ def placement_table(w, runs):
             if not v:
                 cells.append("not measured")
                 continue
-            v = sorted(v)
+            lo, hi = min(v), max(v)
             cells.append("%.2f (%s, %d)" % (
-                v[len(v) // 2] if len(v) % 2 else
-                (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2,
-                "%.2f" % (v[-1] / v[0]) if v[0] > 0 else "n/a", len(v)))
+                pl.median(fam, i), "%.2f" % (hi / lo) if lo > 0 else "n/a",
+                len(v)))
         w("| %s | %s | %d |" % (label, " | ".join(cells), pl.moved(fam)))
     w("")
 
@@ -271,17 +270,8 @@ def futex_tail_table(w, runs, threads=4):
     repetition: ns per round with the context switches of the same
     repetition, sorted, so that the tail shows what its rounds did."""
     def reps(r, fam):
-        out = []
-        for b in (r.gb or {}).get("benchmarks", []):
-            name = b.get("run_name", b.get("name", ""))
-            if (b.get("run_type") == "iteration"
-                    and name.startswith(fam + "/")
-                    and name.endswith("/threads:%d" % threads)
-                    and "ns_per_round" in b):
-                out.append((float(b["ns_per_round"]),
-                            float(b.get("vcsw_per_round", 0.0)),
-                            float(b.get("ivcsw_per_round", 0.0))))
-        return sorted(out)
+        return sorted(rep_counters(r.gb, fam, threads, (
+            "ns_per_round", "vcsw_per_round", "ivcsw_per_round")))
 
     rows = [(i, label, reps(r, fam)) for i, r in enumerate(runs, 1)
             for label, fam in (("coupled, spin-then-futex",

@@ -78,6 +78,21 @@ def samples(doc, counter="ns_per_round"):
     return out
 
 
+def rep_counters(doc, fam, t, counters):
+    """[(counter, ...)] of each repetition of one case, in the order given,
+    a missing second or later counter read as 0 (the first must be
+    there)."""
+    out = []
+    for b in (doc or {}).get("benchmarks", []):
+        if b.get("run_type") != "iteration" or counters[0] not in b:
+            continue
+        f, n, _ = family_and_threads(b["run_name"] if "run_name" in b
+                                     else b["name"])
+        if (f, n) == (fam, t):
+            out.append(tuple(float(b.get(c, 0.0)) for c in counters))
+    return out
+
+
 def medians(doc, counter="ns_per_round"):
     """{(family, threads): (median of the counter, repetitions, fixed,
     spread)}; by default the counter is ns_per_round.  spread is max/min of
