@@ -117,6 +117,15 @@ enum coupled_pthread_strategy {
 #define COUPLED_PTHREAD_SPIN_TURNS 200u
 #endif
 
+/*
+ * The yield of the FUTEX and CONDVAR strategies' busy turns, as a macro that
+ * a program may replace before including this file (bench/bench_main.cc
+ * counts the turns).
+ */
+#ifndef COUPLED_PTHREAD_YIELD
+#define COUPLED_PTHREAD_YIELD() ((void)sched_yield())
+#endif
+
 /**
  * typedef coupled_pthread_work_fn - optional extra "work pending" check
  * @arg: the argument given to coupled_pthread_set_work_check()
@@ -433,7 +442,7 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 {
 	if (ag->strategy != COUPLED_PTHREAD_SPIN) {
 		/* Oversubscribed threads must let the others run. */
-		sched_yield();
+		COUPLED_PTHREAD_YIELD();
 		return;
 	}
 	coupled_cpu_relax();
@@ -594,7 +603,7 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 			 */
 			if (deadline && coupled_adapter_now(ag) >= deadline)
 				return;
-			sched_yield();
+			COUPLED_PTHREAD_YIELD();
 		}
 		/*
 		 * seq_cst, with the seq_cst load below: a Dekker pair with
