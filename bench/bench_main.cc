@@ -36,15 +36,100 @@
 // instead of "coupled_...", and the peers are left out (the main binary
 // measures them), so that one run shows both protocols next to the peers.
 
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <ctime>
+
+// --- the futex strategy's waits, counted --------------------------------------
+//
+// The pthread adapter lets a program replace its futex(2) calls and its yield
+// (COUPLED_PTHREAD_FUTEX_WAIT, COUPLED_PTHREAD_FUTEX_WAKE,
+// COUPLED_PTHREAD_YIELD).  Here each also counts, per thread, what a waiting
+// round is made of, for the oversubscribed futex tail (docs/benchmarks.md):
+// busy turns (yields), sleeps (FUTEX_WAIT calls) and the time spent in them,
+// FUTEX_WAKE calls, and the wake-up latency: from a FUTEX_WAKE call to the
+// return of the sleeper it woke.  The fast path (a wait that ends in its
+// busy turns) pays one thread-local increment per turn; a sleep or a wake
+// pays two or one clock reads beside its system call.
+namespace bench_wait
+{
+struct counts {
+	uint64_t yields, sleeps, sleep_ns, wakes, latency_ns, latency_n;
+};
+thread_local counts t_counts;
+
+// The time of the last FUTEX_WAKE of each wake counter, hashed by address
+// (a collision only blurs the latency statistic).
+constexpr unsigned kStamps = 4093;
+std::atomic<uint64_t> g_wake_stamp[kStamps];
+
+inline unsigned stamp_of(const void *word)
+{
+	return static_cast<unsigned>((reinterpret_cast<uintptr_t>(word) >> 2) %
+				     kStamps);
+}
+
+inline uint64_t now_ns()
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<uint64_t>(ts.tv_sec) * 1000000000u +
+	       static_cast<uint64_t>(ts.tv_nsec);
+}
+
+inline void futex_wait(void *word, uint32_t val, const struct timespec *timeout)
+{
+	const uint64_t t0 = now_ns();
+
+	(void)syscall(SYS_futex, static_cast<uint32_t *>(word),
+		      FUTEX_WAIT_PRIVATE, val, timeout, nullptr, 0);
+	const uint64_t t1 = now_ns();
+	// relaxed: a statistic; the futex orders the wake itself.
+	const uint64_t woken =
+		g_wake_stamp[stamp_of(word)].load(std::memory_order_relaxed);
+
+	t_counts.sleeps++;
+	t_counts.sleep_ns += t1 - t0;
+	if (woken >= t0 && woken <= t1) {
+		t_counts.latency_ns += t1 - woken;
+		t_counts.latency_n++;
+	}
+}
+
+inline void futex_wake(void *word)
+{
+	// relaxed: a statistic, read by the sleeper after its futex returns.
+	g_wake_stamp[stamp_of(word)].store(now_ns(), std::memory_order_relaxed);
+	t_counts.wakes++;
+	(void)syscall(SYS_futex, static_cast<uint32_t *>(word),
+		      FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+
+inline void yield()
+{
+	t_counts.yields++;
+	(void)sched_yield();
+}
+} // namespace bench_wait
+
+#define COUPLED_PTHREAD_FUTEX_WAIT(word, val, timeout) \
+	bench_wait::futex_wait((void *)(word), (val), (timeout))
+#define COUPLED_PTHREAD_FUTEX_WAKE(word) bench_wait::futex_wake((void *)(word))
+#define COUPLED_PTHREAD_YIELD() bench_wait::yield()
+
 #include "coupled/coupled.h"
 #include "coupled/domain.h"
 
 #include <benchmark/benchmark.h>
 #include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 
-#include <atomic>
 #include <barrier>
 #include <chrono>
 #include <cstdio>
@@ -227,9 +312,32 @@ void pin(benchmark::State &st)
 		if (probes_placement(st))
 			t_floor_before = floor_probe(st);
 	}
-	// Last: the probe's switches are not the case's.
+	// Last: the probe's switches and turns are not the case's.
+	bench_wait::t_counts = bench_wait::counts();
 	if (getrusage(RUSAGE_THREAD, &t_usage_start) != 0)
 		std::memset(&t_usage_start, 0, sizeof(t_usage_start));
+}
+
+// Every thread's wait counts (bench_wait), summed over the threads: per
+// round (scaled like the context switches below: kAvgIterations divides by
+// the iterations of all threads) the busy turns, the sleeps, the time asleep
+// and the FUTEX_WAKE calls; and the sum and number of the measured wake-up
+// latencies (plain sums; the report divides them).
+void report_waits(benchmark::State &st, const bench_wait::counts &c)
+{
+	const double threads = st.threads();
+	const auto per_round = [&](const char *name, uint64_t v) {
+		st.counters[name] =
+			benchmark::Counter(static_cast<double>(v) * threads,
+					   benchmark::Counter::kAvgIterations);
+	};
+
+	per_round("yields_per_round", c.yields);
+	per_round("sleeps_per_round", c.sleeps);
+	per_round("sleep_ns_per_round", c.sleep_ns);
+	per_round("futex_wakes_per_round", c.wakes);
+	st.counters["wake_latency_ns_sum"] = static_cast<double>(c.latency_ns);
+	st.counters["wake_latency_n"] = static_cast<double>(c.latency_n);
 }
 
 // Thread 0 reports wall-clock nanoseconds per round (see the header
@@ -244,8 +352,9 @@ void pin(benchmark::State &st)
 void report_rounds(benchmark::State &st)
 {
 	struct rusage now;
-	// First: the probe's switches are not the case's.
+	// First: the probe's switches and turns are not the case's.
 	const bool usage = getrusage(RUSAGE_THREAD, &now) == 0;
+	const bench_wait::counts counts = bench_wait::t_counts;
 
 	if (probes_placement(st) && pin_enabled()) {
 		double after = floor_probe(st);
@@ -271,6 +380,7 @@ void report_rounds(benchmark::State &st)
 		static_cast<double>(now.ru_nivcsw - t_usage_start.ru_nivcsw) *
 			threads,
 		benchmark::Counter::kAvgIterations);
+	report_waits(st, counts);
 }
 
 void empty_action(const struct coupled_round *, void *)
@@ -422,6 +532,38 @@ void BM_coupled_join_leave(benchmark::State &st)
 	report_rounds(st);
 	st.counters["extra_calls"] = benchmark::Counter(
 		static_cast<double>(extra), benchmark::Counter::kAvgIterations);
+}
+
+// A late partner: 2 threads, the futex strategy, and participant 1 busy for
+// st.range(0) microseconds before each call, so that participant 0 waits that
+// long in every round.  Where the wait outlasts the spin phase, participant
+// 0 sleeps and its round pays a wake-up on top (sleeps_per_round,
+// wake_latency_ns_*): the round minus the delay (extra_ns) is what the wait
+// policy costs for a partner that late.
+void BM_coupled_late_partner(benchmark::State &st)
+{
+	pin(st);
+	const uint32_t self = static_cast<uint32_t>(st.thread_index());
+	const auto delay = std::chrono::microseconds(st.range(0));
+	unsigned long failed = 0;
+
+	for (auto _ : st) {
+		if (self == 1) {
+			const auto until =
+				std::chrono::steady_clock::now() + delay;
+
+			while (std::chrono::steady_clock::now() < until)
+				coupled_cpu_relax();
+		}
+		if (coupled_enter(&g_group, self, 0, empty_action, nullptr) !=
+		    COUPLED_COMMITTED)
+			failed++;
+	}
+	report_rounds(st);
+	st.counters["failed"] = static_cast<double>(failed);
+	if (self == 0)
+		st.counters["delay_ns"] =
+			static_cast<double>(st.range(0)) * 1e3;
 }
 
 // --- coupled domains (coupled/domain.h) -------------------------------------
@@ -706,6 +848,15 @@ void register_all()
 	if (BENCH_TWIN)
 		return;
 	add("pingpong", BM_pingpong, setup_pingpong, 2, true);
+	// The partner's delays, in microseconds: around the spin phase of the
+	// futex strategy (docs/benchmarks.md, "a late partner").
+	for (int64_t us : { 0, 50, 100, 150, 250, 400 })
+		configure(benchmark::RegisterBenchmark(
+				  (kCoupled + "late_partner/futex").c_str(),
+				  BM_coupled_late_partner)
+				  ->Setup(setup_coupled<COUPLED_PTHREAD_FUTEX>)
+				  ->Arg(us),
+			  2, false);
 	for (int t : kThreadCounts) {
 		add("pthread_barrier", BM_pthread_barrier,
 		    setup_pthread_barrier, t, false);

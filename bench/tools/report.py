@@ -265,40 +265,115 @@ def placement_table(w, runs):
     w("")
 
 
+def wake_latency(doc, fam, t):
+    """Mean wake-up latency in ns over every measured sleep of a case's
+    repetitions (wake_latency_ns_sum / wake_latency_n), or None."""
+    v = rep_counters(doc, fam, t, ("wake_latency_ns_sum", "wake_latency_n"))
+    n = sum(x[1] for x in v)
+    return sum(x[0] for x in v) / n if n else None
+
+
 def futex_tail_table(w, runs, threads=4):
     """The oversubscribed futex case and std::barrier, repetition by
     repetition: ns per round with the context switches of the same
-    repetition, sorted, so that the tail shows what its rounds did."""
+    repetition, and for coupled what its waits did (busy turns, sleeps),
+    sorted, so that the tail shows what its rounds did."""
     def reps(r, fam):
         return sorted(rep_counters(r.gb, fam, threads, (
-            "ns_per_round", "vcsw_per_round", "ivcsw_per_round")))
+            "ns_per_round", "vcsw_per_round", "ivcsw_per_round",
+            "yields_per_round", "sleeps_per_round", "sleep_ns_per_round")))
 
-    rows = [(i, label, reps(r, fam)) for i, r in enumerate(runs, 1)
+    rows = [(i, r, label, fam, reps(r, fam))
+            for i, r in enumerate(runs, 1)
             for label, fam in (("coupled, spin-then-futex",
                                 "coupled_round/futex"),
                                ("C++20 std::barrier", "std_barrier"))]
-    if not any(v for _, _, v in rows):
+    if not any(v for _, _, _, _, v in rows):
         return
     w("## The oversubscribed futex tail, repetition by repetition")
     w("")
     w("%d threads on %s CPUs: every repetition of the two cases, fastest "
       "first, as *ns per round / voluntary / involuntary context switches "
-      "per round* of that repetition (all threads).  A slow repetition "
-      "with many involuntary switches lost its CPUs to the host or to "
-      "another thread; one with many voluntary switches slept more per "
-      "round.  The median and the 90th percentile are goal 4's figures."
-      % (threads, runs[0].machine.get("nproc", "?")))
+      "per round* of that repetition (all threads), and for coupled also "
+      "*busy turns (`sched_yield()`) / sleeps (`FUTEX_WAIT`) per round*, "
+      "counted by the benchmark through the adapter's "
+      "`COUPLED_PTHREAD_YIELD` and `COUPLED_PTHREAD_FUTEX_WAIT` hooks "
+      "(`bench_wait` in `bench/bench_main.cc`).  A slow repetition with "
+      "many involuntary switches lost its CPUs to the host or to another "
+      "thread; one with sleeps paid a wake-up per sleep: *asleep* is the "
+      "median time all threads spent in `FUTEX_WAIT` per round, *wake-up* "
+      "the mean time from a `FUTEX_WAKE` call to the return of the sleeper "
+      "it woke, over all the repetitions' sleeps (std::barrier's own "
+      "futex calls are not counted).  The median and the 90th percentile "
+      "are goal 4's figures." % (threads, runs[0].machine.get("nproc", "?")))
     w("")
-    w("| run | implementation | repetitions | median | p90 |")
-    w("|---|---|---|---:|---:|")
-    for i, label, v in rows:
+    w("| run | implementation | repetitions | asleep | wake-up | median "
+      "| p90 |")
+    w("|---|---|---|---:|---:|---:|---:|")
+    for i, r, label, fam, v in rows:
         if not v:
             continue
         ns = [x[0] for x in v]
-        w("| %d | %s | %s | %s | %s |" % (
-            i, label, ", ".join("%s / %.2f / %.2f" % (fmt_ns(a), b, c)
-                                for a, b, c in v),
+        if fam.startswith("coupled"):
+            cells = ", ".join("%s / %.2f / %.2f / %.2f / %.3f" % (
+                fmt_ns(a), b, c, y, sl) for a, b, c, y, sl, _ in v)
+            asleep = fmt_ns(quantile([x[5] for x in v], 0.5))
+            lat = wake_latency(r.gb, fam, threads)
+            lat = fmt_ns(lat) if lat is not None else "no sleep"
+        else:
+            cells = ", ".join("%s / %.2f / %.2f" % (fmt_ns(a), b, c)
+                              for a, b, c, _, _, _ in v)
+            asleep = lat = ""
+        w("| %d | %s | %s | %s | %s | %s | %s |" % (
+            i, label, cells, asleep, lat,
             fmt_ns(quantile(ns, 0.5)), fmt_ns(quantile(ns, 0.9))))
+    w("")
+
+
+LATE_FAMILY = "coupled_late_partner/futex/"
+
+
+def late_partner_table(w, runs):
+    """coupled_late_partner/futex/<us>: the futex strategy's price for a
+    partner that is late by a given time, per run."""
+    delays = sorted({int(f[len(LATE_FAMILY):]) for r in runs
+                     for (f, t) in r.med if f.startswith(LATE_FAMILY)
+                     and f[len(LATE_FAMILY):].isdigit()})
+    if not delays:
+        return
+    w("## A late partner: the spin phase against a sleep")
+    w("")
+    w("`coupled_late_partner/futex/<us>`: 2 pinned threads, the futex "
+      "strategy, and participant 1 busy for the given time before each "
+      "call, so that participant 0 waits about that long in every round.  "
+      "While the wait lasts less than the spin phase "
+      "(`COUPLED_PTHREAD_SPIN_TURNS`, 200 `sched_yield()` turns), the "
+      "waiter only yields; past it, it sleeps, and the round pays a "
+      "wake-up on top.  Each cell: the round's median minus the delay "
+      "(what the wait costs), busy turns / sleeps per round, and the mean "
+      "wake-up latency of the sleeps (as in the table above).")
+    w("")
+    w("| delay | " + " | ".join("run %d" % i for i in range(
+        1, len(runs) + 1)) + " |")
+    w("|---:|" + "---|" * len(runs))
+    for d in delays:
+        fam = LATE_FAMILY + str(d)
+        cells = []
+        for r in runs:
+            v = rep_counters(r.gb, fam, 2, (
+                "ns_per_round", "yields_per_round", "sleeps_per_round"))
+            if not v:
+                cells.append("not measured")
+                continue
+            med = quantile([x[0] for x in v], 0.5)
+            lat = wake_latency(r.gb, fam, 2)
+            cells.append("+%s, %.0f / %.2f, %s" % (
+                fmt_ns(max(med - d * 1e3, 0.0)),
+                quantile([x[1] for x in v], 0.5),
+                quantile([x[2] for x in v], 0.5),
+                "wake-up " + fmt_ns(lat) if lat is not None
+                else "no sleep"))
+        w("| %d us | %s |" % (d, " | ".join(cells)))
     w("")
 
 
@@ -611,6 +686,7 @@ def main():
     handoff_table(w, runs)
     placement_table(w, runs)
     futex_tail_table(w, runs)
+    late_partner_table(w, runs)
 
     # --- coupled cases
     w("## Coupled cases")
