@@ -273,26 +273,28 @@ def wake_latency(doc, fam, t):
     return sum(x[0] for x in v) / n if n else None
 
 
-def futex_tail_table(w, runs, threads=4):
+def futex_tail_table(w, runs, thread_counts=(4, 8, 16)):
     """The oversubscribed futex case and std::barrier, repetition by
     repetition: ns per round with the context switches of the same
     repetition, and for coupled what its waits did (busy turns, sleeps),
     sorted, so that the tail shows what its rounds did."""
-    def reps(r, fam):
+    def reps(r, fam, threads):
         return sorted(rep_counters(r.gb, fam, threads, (
             "ns_per_round", "vcsw_per_round", "ivcsw_per_round",
-            "yields_per_round", "sleeps_per_round", "sleep_ns_per_round")))
+            "yields_per_round", "sleeps_per_round", "sleep_ns_per_round",
+            "iterations")))
 
-    rows = [(i, r, label, fam, reps(r, fam))
+    rows = [(t, i, r, label, fam, reps(r, fam, t))
+            for t in thread_counts
             for i, r in enumerate(runs, 1)
             for label, fam in (("coupled, spin-then-futex",
                                 "coupled_round/futex"),
                                ("C++20 std::barrier", "std_barrier"))]
-    if not any(v for _, _, _, _, v in rows):
+    if not any(v for _, _, _, _, _, v in rows):
         return
     w("## The oversubscribed futex tail, repetition by repetition")
     w("")
-    w("%d threads on %s CPUs: every repetition of the two cases, fastest "
+    w("%s threads on %s CPUs: every repetition of the two cases, fastest "
       "first, as *ns per round / voluntary / involuntary context switches "
       "per round* of that repetition (all threads), and for coupled also "
       "*busy turns (`sched_yield()`) / sleeps (`FUTEX_WAIT`) per round*, "
@@ -305,28 +307,46 @@ def futex_tail_table(w, runs, threads=4):
       "the mean time from a `FUTEX_WAKE` call to the return of the sleeper "
       "it woke, over all the repetitions' sleeps (std::barrier's own "
       "futex calls are not counted).  The median and the 90th percentile "
-      "are goal 4's figures." % (threads, runs[0].machine.get("nproc", "?")))
+      "are goal 4's figures." % (
+          ", ".join(str(t) for t in thread_counts),
+          runs[0].machine.get("nproc", "?")))
     w("")
-    w("| run | implementation | repetitions | asleep | wake-up | median "
-      "| p90 |")
-    w("|---|---|---|---:|---:|---:|---:|")
-    for i, r, label, fam, v in rows:
+    w("| threads | run | implementation | repetitions | asleep | wake-up "
+      "| median | p90 |")
+    w("|---:|---|---|---|---:|---:|---:|---:|")
+    for threads, i, r, label, fam, v in rows:
         if not v:
             continue
         ns = [x[0] for x in v]
         if fam.startswith("coupled"):
             cells = ", ".join("%s / %.2f / %.2f / %.2f / %.3f" % (
-                fmt_ns(a), b, c, y, sl) for a, b, c, y, sl, _ in v)
+                fmt_ns(a), b, c, y, sl) for a, b, c, y, sl, _, _ in v)
             asleep = fmt_ns(quantile([x[5] for x in v], 0.5))
             lat = wake_latency(r.gb, fam, threads)
             lat = fmt_ns(lat) if lat is not None else "no sleep"
         else:
             cells = ", ".join("%s / %.2f / %.2f" % (fmt_ns(a), b, c)
-                              for a, b, c, _, _, _ in v)
+                              for a, b, c, _, _, _, _ in v)
             asleep = lat = ""
-        w("| %d | %s | %s | %s | %s | %s | %s |" % (
-            i, label, cells, asleep, lat,
+        w("| %d | %d | %s | %s | %s | %s | %s | %s |" % (
+            threads, i, label, cells, asleep, lat,
             fmt_ns(quantile(ns, 0.5)), fmt_ns(quantile(ns, 0.9))))
+    w("")
+    for threads in thread_counts:
+        mine = [x for t, _, _, _, fam, v in rows
+                if t == threads and fam.startswith("coupled") for x in v]
+        if not mine:
+            continue
+        slow = max(mine)
+        typical = quantile([x[0] for x in mine], 0.5)
+        w("- %d threads, over the %d runs: coupled's repetitions slept at "
+          "most %.3f times per round; the slowest (%s per round over %d "
+          "rounds, %.1fx the median repetition) slept %.3f times per round, "
+          "%s asleep per round, and spent %.2f busy turns and %.2f "
+          "involuntary switches per round." % (
+              threads, len(runs), max(x[4] for x in mine), fmt_ns(slow[0]),
+              int(slow[6] / threads), slow[0] / typical if typical else 0.0,
+              slow[4], fmt_ns(slow[5]), slow[3], slow[2]))
     w("")
 
 
