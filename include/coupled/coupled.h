@@ -90,7 +90,8 @@ typedef int32_t (*coupled_reduce_fn)(int32_t acc, int32_t request);
  * struct coupled_abort_opts - optional abort sources of one coupled_enter()
  * @deadline: absolute coupled_adapter_now() time after which a participant
  *            still waiting for the others gives up with
- *            COUPLED_ABORT_TIMEOUT (settled: in phase 1 only); 0 for none
+ *            COUPLED_ABORT_TIMEOUT (settled: only while waiting, not once
+ *            ready); 0 for none
  * @should_abort: polled while waiting for the others; true aborts with
  *                COUPLED_ABORT_CALLER where an abort is still possible
  * @abort_arg: first argument of @should_abort
@@ -116,8 +117,8 @@ struct coupled_abort_opts {
  * @retries: settled only: back-outs from the ready phase to the waiting
  *           phase of the same attempt.  Always 0 in direct, which has no
  *           ready phase: a member that gives up there withdraws and aborts
- * @restarts: settled only: rounds decided as a restart (its closer found a
- *            poke still pending), each then attempted again.  Always 0 in
+ * @restarts: settled only: rounds decided as a restart (its closer found
+ *            a settled poke still pending), each then attempted again.  Always 0 in
  *            direct: its rounds only commit
  *
  * Which protocol a build runs: COUPLED_PROTOCOL_NAME (coupled/adapter.h).

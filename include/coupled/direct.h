@@ -493,7 +493,7 @@ static inline int coupled__direct_wait(struct coupled_group *g, uint32_t self,
 				continue;
 			}
 		}
-		COUPLED_HOOK(g, self, COUPLED_HOOK_PHASE1_SLEEP);
+		COUPLED_HOOK(g, self, COUPLED_HOOK_WAIT_SLEEP);
 		if (committed)
 			coupled_adapter_relax(ag);
 		else

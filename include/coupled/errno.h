@@ -15,7 +15,7 @@
 #define COUPLED_ABORT_WORK 1       /* the adapter reported pending work */
 #define COUPLED_ABORT_MEMBERSHIP 2 /* a membership change is in progress */
 #define COUPLED_ABORT_CALLER 3     /* the caller's abort check said so */
-#define COUPLED_ABORT_TIMEOUT 4    /* the phase-1 deadline passed */
+#define COUPLED_ABORT_TIMEOUT 4    /* the caller's deadline passed first */
 #define COUPLED_ABORT_REASONS 5    /* array size for per-reason counters */
 
 /*

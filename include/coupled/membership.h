@@ -127,7 +127,7 @@ static inline int coupled__membership_start(struct coupled_group *g,
 	if (coupled__caller_inside(g))
 		return COUPLED_EPERM;
 	/*
-	 * relaxed: a refused request must not even poke anybody, so check
+	 * relaxed: a refused request must not even wake anybody, so check
 	 * before taking prevent; this is a hint, the check under prevent
 	 * below (ordered by the prevent CAS) settles races.
 	 */

@@ -20,10 +20,11 @@
  *
  *  settled  (coupled/settled.h) a wake-up can be lost or stay pending: an
  *           IPI-woken idle state, WFI with a software-generated interrupt.
- *           Every member must be known awake, its poke handled, before the
- *           commit, so a round has a waiting phase and a ready phase, and
- *           the member that completes "all ready" decides, restarting the
- *           round if a poke is still pending.  This is the generalized
+ *           Every member must be known awake before the commit (each
+ *           wake-up is a settled poke, counted, and checked as handled),
+ *           so a round has a waiting phase and a ready phase, and the
+ *           member that completes "all ready" decides, restarting the round
+ *           while a settled poke is still pending.  This is the generalized
  *           coupled-cpuidle protocol.
  *
  * Both keep the same guarantees (all or none, one reduced parameter,
@@ -104,14 +105,15 @@ static inline uint32_t coupled__roster_id(struct coupled_group *g, uint32_t k)
  * @g: the group
  * @self: the caller
  * @opts: the caller's options, may be NULL
- * @phase1: true where the deadline also counts
+ * @deadline_counts: whether @opts->deadline may still end the call (direct:
+ *                   in its whole wait; settled: while waiting, not once ready)
  * @changing: the variant saw a membership change in progress
  *
  * Return: a COUPLED_ABORT_* reason, or 0 to go on.
  */
 static inline int coupled__abort_reason(struct coupled_group *g, uint32_t self,
 					const struct coupled_abort_opts *opts,
-					bool phase1, bool changing)
+					bool deadline_counts, bool changing)
 {
 	struct coupled_slot *s = &g->slots[self];
 
@@ -122,7 +124,7 @@ static inline int coupled__abort_reason(struct coupled_group *g, uint32_t self,
 	if (opts && opts->should_abort &&
 	    opts->should_abort(opts->abort_arg, self))
 		return COUPLED_ABORT_CALLER;
-	if (phase1 && opts && opts->deadline &&
+	if (deadline_counts && opts && opts->deadline &&
 	    coupled_adapter_now(&g->adapter) >= opts->deadline)
 		return COUPLED_ABORT_TIMEOUT;
 	return 0;

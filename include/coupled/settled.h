@@ -374,7 +374,7 @@ static inline int coupled__phase_waiting(struct coupled_group *g, uint32_t self,
 		c = coupled_load(&g->counts, COUPLED_RELAXED);
 		if (coupled__word_waiting(c) == n && poked)
 			return COUPLED__NEXT_PHASE;
-		COUPLED_HOOK(g, self, COUPLED_HOOK_PHASE1_SLEEP);
+		COUPLED_HOOK(g, self, COUPLED_HOOK_WAIT_SLEEP);
 		coupled_adapter_wait(ag, &s->adapter, self, token,
 				     opts ? opts->deadline : 0);
 	}

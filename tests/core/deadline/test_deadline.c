@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * test_deadline.c - a phase-1 deadline is honoured when the CPUs are busy.
+ * test_deadline.c - a deadline while waiting for the round is honoured when
+ * the CPUs are busy.
  *
  * Usage: test_deadline [--calls N] [--bound-ms B] [--strategy S]
  *
  * One busy thread per CPU the process may run on, pinned to that CPU
  * (started here, stopped through an atomic flag, joined), keeps every CPU
- * loaded, so the waiting participant always shares its CPU with one.  A participant of a two-member group
- * enters alone, so it can only wait in phase 1 until its deadline, and must
- * return COUPLED_ABORT_TIMEOUT.  Deadlines are 0 to 5 ms ahead; for every
+ * loaded, so the waiting participant always shares its CPU with one.  A
+ * participant of a two-member group enters alone, so it can only wait for
+ * its round until its deadline, and must return COUPLED_ABORT_TIMEOUT.  Deadlines are 0 to 5 ms ahead; for every
  * call the lateness (the time of the return minus the deadline) is
  * recorded.  Per wait strategy (spin, futex, condvar) the median, the 90th
  * percentile and the maximum are printed; the test fails if a call returns

@@ -334,7 +334,7 @@ static const struct coupled_domain_level *lvl(int c, int k, int level)
 /*
  * Wait until core @c rests at @level: with futex, until its adapter slot
  * there says it sleeps in futex(2) (only a wake ends that sleep); with
- * condvar, once it passed PHASE1_SLEEP there (the breakpoint is set).
+ * condvar, once it passed WAIT_SLEEP there (the breakpoint is set).
  */
 static void expect_rest(int c, int level)
 {
@@ -345,8 +345,8 @@ static void expect_rest(int c, int level)
 
 		clock_gettime(CLOCK_MONOTONIC, &limit);
 		limit.tv_sec += LIMIT_S;
-		expect(c, level, COUPLED_HOOK_PHASE1_SLEEP);
-		release(c, level, COUPLED_HOOK_PHASE1_SLEEP);
+		expect(c, level, COUPLED_HOOK_WAIT_SLEEP);
+		release(c, level, COUPLED_HOOK_WAIT_SLEEP);
 		/* relaxed: only waits for the flag, decides nothing. */
 		while (!coupled_load(&as->sleeping, COUPLED_RELAXED)) {
 			clock_gettime(CLOCK_MONOTONIC, &now);
@@ -354,8 +354,8 @@ static void expect_rest(int c, int level)
 			sched_yield();
 		}
 	} else {
-		expect(c, level, COUPLED_HOOK_PHASE1_SLEEP);
-		release(c, level, COUPLED_HOOK_PHASE1_SLEEP);
+		expect(c, level, COUPLED_HOOK_WAIT_SLEEP);
+		release(c, level, COUPLED_HOOK_WAIT_SLEEP);
 	}
 }
 
@@ -865,7 +865,7 @@ static void scenario_cannot_while_other_aborts(void)
 	set_req(A1, 5, 2);
 	set_req(B0, 1, 1);
 	set_req(B1, 1, 1);
-	set_brk(B1, 0, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	set_brk(B1, 0, COUPLED_HOOK_WAIT_SLEEP, 1);
 	permit(B1);
 	expect_rest(B1, 0);
 	pthread_mutex_lock(&m);
@@ -882,7 +882,7 @@ static void scenario_cannot_while_other_aborts(void)
 			wait_cv(&limit, "the gate", B0);
 		pthread_mutex_unlock(&m);
 	}
-	pair_calls(A0, COUPLED_HOOK_PHASE1_SLEEP, A1, COUPLED_HOOK_DOMAIN_TRY);
+	pair_calls(A0, COUPLED_HOOK_WAIT_SLEEP, A1, COUPLED_HOOK_DOMAIN_TRY);
 	expect(A1, ROOT, COUPLED_HOOK_DOMAIN_TRY);
 	expect_rest(A0, ROOT);
 	set_brk(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP, 1);
@@ -899,7 +899,7 @@ static void scenario_cannot_while_other_aborts(void)
 	leaf_commits_alone(A0, 0, A1, 0, 3, COUPLED_DOMAIN_CANNOT,
 			   COUPLED_DOMAIN_CANNOT);
 	/* A1 never rested at the root. */
-	CHECK_EQ(ctl.hits[A1][ROOT][COUPLED_HOOK_PHASE1_SLEEP], 0);
+	CHECK_EQ(ctl.hits[A1][ROOT][COUPLED_HOOK_WAIT_SLEEP], 0);
 	/* B0 without work: B commits alone, A is not a candidate. */
 	pthread_mutex_lock(&m);
 	ctl.gate_work = 0;
@@ -956,12 +956,12 @@ static void scenario_root_deadline(void)
 	setup_req(2, 2);
 	b_before_root();
 	set_deadline_ns(A0, ROOT, 100000000u); /* 100 ms */
-	pair_calls(A0, COUPLED_HOOK_DOMAIN_TRY, A1, COUPLED_HOOK_PHASE1_SLEEP);
+	pair_calls(A0, COUPLED_HOOK_DOMAIN_TRY, A1, COUPLED_HOOK_WAIT_SLEEP);
 	a0_gives_root_up(COUPLED_HOOK_DOMAIN_TRY, COUPLED_ABORT_TIMEOUT);
 }
 
 /*
- * (d) A's round committed; A1 waits at the root (stopped at PHASE1_SLEEP
+ * (d) A's round committed; A1 waits at the root (stopped at WAIT_SLEEP
  * there), A0 gets work before it tries the root and gives it up.  In the
  * direct variant A0's call returns and A0 calls again at once: it is a
  * candidate of the root again before A1 looks, so only the abandoned mark
@@ -976,9 +976,9 @@ static void scenario_abandon_and_retry(void)
 	setup_req(4, 3);
 	set_req(B1, 4, 1);
 	b_before_root();
-	pair_calls(A0, COUPLED_HOOK_DOMAIN_TRY, A1, COUPLED_HOOK_PHASE1_SLEEP);
+	pair_calls(A0, COUPLED_HOOK_DOMAIN_TRY, A1, COUPLED_HOOK_WAIT_SLEEP);
 	expect(A0, ROOT, COUPLED_HOOK_DOMAIN_TRY);
-	expect(A1, ROOT, COUPLED_HOOK_PHASE1_SLEEP);
+	expect(A1, ROOT, COUPLED_HOOK_WAIT_SLEEP);
 	/* A0 gets work and gives the root up; A1 stays stopped. */
 	raise_work(A0);
 	set_brk(A0, ROOT, COUPLED_HOOK_DOMAIN_GIVE_UP, 1);
@@ -994,14 +994,14 @@ static void scenario_abandon_and_retry(void)
 	 */
 	CHECK_EQ(result(A0, 0), COUPLED_COMMITTED);
 	clear_work(A0);
-	set_brk(A0, 0, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	set_brk(A0, 0, COUPLED_HOOK_WAIT_SLEEP, 1);
 	permit(A0);
-	expect(A0, 0, COUPLED_HOOK_PHASE1_SLEEP);
-	release(A0, 0, COUPLED_HOOK_PHASE1_SLEEP);
+	expect(A0, 0, COUPLED_HOOK_WAIT_SLEEP);
+	release(A0, 0, COUPLED_HOOK_WAIT_SLEEP);
 	/* relaxed: A0 and A1 are both in their calls, nobody gave up. */
 	CHECK_EQ(coupled_load(&t.node[0].candidates, COUPLED_RELAXED), 4);
 #endif
-	release(A1, ROOT, COUPLED_HOOK_PHASE1_SLEEP);
+	release(A1, ROOT, COUPLED_HOOK_WAIT_SLEEP);
 	leaf_commits_alone(A0, 0, A1, 0, 4, COUPLED_ABORT_WORK,
 			   COUPLED_DOMAIN_CANNOT);
 #if COUPLED_PROTOCOL_SETTLED
@@ -1045,7 +1045,7 @@ static void scenario_refuse_with_deadline(void)
 	b_before_root();
 	set_deadline(A1, ROOT, 3 * LIMIT_S);
 	pair_calls(A0, COUPLED_HOOK_DOMAIN_GIVE_UP, A1,
-		   COUPLED_HOOK_PHASE1_SLEEP);
+		   COUPLED_HOOK_WAIT_SLEEP);
 	a0_gives_root_up(COUPLED_HOOK_DOMAIN_GIVE_UP, COUPLED_DOMAIN_REFUSED);
 }
 
@@ -1323,7 +1323,7 @@ static void scenario_wake_above_leaf(void)
 	setup3();
 	all_in_calls();
 	set_deadline(0, top, DEADLINE_FAR_S);
-	set_brk(0, top, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	set_brk(0, top, COUPLED_HOOK_WAIT_SLEEP, 1);
 	for (c = 1; c < (int)t.cores; c++)
 		set_brk(c, top, COUPLED_HOOK_DOMAIN_TRY, 1);
 	for (c = 0; c < (int)t.cores; c++)
@@ -1366,8 +1366,8 @@ static void scenario_give_up_kicks_two_up(void)
 
 	setup3();
 	all_in_calls();
-	set_brk(0, top, COUPLED_HOOK_PHASE1_SLEEP, 1);
-	set_brk(2, top, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	set_brk(0, top, COUPLED_HOOK_WAIT_SLEEP, 1);
+	set_brk(2, top, COUPLED_HOOK_WAIT_SLEEP, 1);
 	set_brk(1, top, COUPLED_HOOK_DOMAIN_TRY, 1);
 	set_brk(3, top, COUPLED_HOOK_DOMAIN_TRY, 1);
 	for (c = 0; c < 4; c++)
@@ -1544,12 +1544,12 @@ static void scenario_hotplug_before_system_try(void)
 		}
 		pthread_mutex_unlock(&m);
 	}
-	set_brk(1, CLU, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	set_brk(1, CLU, COUPLED_HOOK_WAIT_SLEEP, 1);
 	permit(1);
-	if (stop_or_return(1, CLU, COUPLED_HOOK_PHASE1_SLEEP))
-		release(1, CLU, COUPLED_HOOK_PHASE1_SLEEP);
+	if (stop_or_return(1, CLU, COUPLED_HOOK_WAIT_SLEEP))
+		release(1, CLU, COUPLED_HOOK_WAIT_SLEEP);
 	else
-		set_brk(1, CLU, COUPLED_HOOK_PHASE1_SLEEP, 0);
+		set_brk(1, CLU, COUPLED_HOOK_WAIT_SLEEP, 0);
 	release(0, SYS, COUPLED_HOOK_DOMAIN_TRY);
 	printf("   every call must return within %d s\n", LIMIT_S);
 	CHECK_EQ(result(0, 0), COUPLED_COMMITTED);

@@ -47,10 +47,10 @@ static void stepctl_hook(struct coupled_group *g, uint32_t self, int point);
 #define STEPCTL_CHANGER STEPCTL_MAX
 
 static const char *const stepctl_point_names[STEPCTL_POINTS] = {
-	"ARRIVE",     "LAST_ARRIVER",   "PHASE1_SLEEP", "READY",
-	"READY_SPIN", "BACK_OUT",       "DECIDED",      "DONE",
-	"EXITED",     "MEMBERSHIP",     "LEAVE_DRAIN",  "GATE_WAIT",
-	"EXIT_WAIT",  "COMPLETE",       "WITHDRAW",     "ARRIVED",
+	"ARRIVE",     "LAST_ARRIVER",   "WAIT_SLEEP",  "READY",
+	"READY_SPIN", "BACK_OUT",       "DECIDED",     "DONE",
+	"EXITED",     "MEMBERSHIP",     "LEAVE_DRAIN", "GATE_WAIT",
+	"EXIT_WAIT",  "COMPLETE",       "WITHDRAW",    "ARRIVED",
 	"DOMAIN_TRY", "DOMAIN_GIVE_UP",
 };
 

@@ -205,8 +205,8 @@ static void wake(int i)
 /* @i arrives and rests (stopped before its sleep, then let go). */
 static void arrive_and_rest(int i)
 {
-	stepctl_run_to(i, COUPLED_HOOK_PHASE1_SLEEP);
-	stepctl_release(i, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_run_to(i, COUPLED_HOOK_WAIT_SLEEP);
+	stepctl_release(i, COUPLED_HOOK_WAIT_SLEEP);
 }
 
 /* @i, spinning ready, gets work and stops before its back-out. */
@@ -323,13 +323,13 @@ static void scenario_max_wins(void)
  * A waits alone in phase 1 and gets work: it aborts, the word is as if it
  * never entered and nobody ran the action.  Then A retries with B: commit.
  */
-static void scenario_abort_phase1(void)
+static void scenario_abort_waiting(void)
 {
 	START(2, 2, { 2, 4 }, { 1, 2 });
-	stepctl_run_to(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_run_to(A, COUPLED_HOOK_WAIT_SLEEP);
 	CHECK_EQ(word(), 0x00000001u);
 	raise_work(A);
-	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(A, COUPLED_HOOK_WAIT_SLEEP);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
 	CHECK(at_rest());
 	nobody_ran();
@@ -359,12 +359,12 @@ static void scenario_abort_phase2(void)
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_WORK);
 	CHECK_EQ(word(), 0x00000001u);
 
-	stepctl_step(B, COUPLED_HOOK_READY, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_step(B, COUPLED_HOOK_READY, COUPLED_HOOK_WAIT_SLEEP);
 	CHECK_EQ(word(), 0x00000001u);
 	nobody_ran();
 
 	clear_work(A);
-	stepctl_release(B, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(B, COUPLED_HOOK_WAIT_SLEEP);
 	stepctl_permit(A);
 	all_commit(2, 1, 2);
 	CHECK(slot_stat_retries(B) >= 1);
@@ -385,7 +385,7 @@ static void scenario_wait_for_poke(void)
 		     "wait "
 		     "only for the generation to move");
 	START(2, 2, { 1, 5 }, { 1, 5 });
-	stepctl_run_to(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_run_to(A, COUPLED_HOOK_WAIT_SLEEP);
 	stepctl_resume(A); /* A now rests in the safe state */
 
 	stepctl_run_to(B, COUPLED_HOOK_LAST_ARRIVER);
@@ -394,15 +394,15 @@ static void scenario_wait_for_poke(void)
 	/* A spurious wake, not a poke. */
 	stepctl_break(A, COUPLED_HOOK_READY, 1);
 	wake(A);
-	at = stepctl_wait_at(A, BIT(COUPLED_HOOK_PHASE1_SLEEP) |
+	at = stepctl_wait_at(A, BIT(COUPLED_HOOK_WAIT_SLEEP) |
 					BIT(COUPLED_HOOK_READY));
 	printf("   after a spurious wake, A stopped at %s\n",
 	       stepctl_point_names[at]);
-	CHECK_EQ(at, COUPLED_HOOK_PHASE1_SLEEP);
+	CHECK_EQ(at, COUPLED_HOOK_WAIT_SLEEP);
 	CHECK_EQ(word(), 0x00000002u);
 
 	stepctl_break(A, COUPLED_HOOK_READY, 0);
-	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(A, COUPLED_HOOK_WAIT_SLEEP);
 	stepctl_release(B, COUPLED_HOOK_LAST_ARRIVER);
 	all_commit(2, 5, 2);
 }
@@ -579,10 +579,10 @@ static void membership_while_waiting(int join)
 	int n_after = join ? 3 : 2;
 
 	START(3, join ? 2 : 3, { 2, 3 }, { 1, 2 }, { 1, 1 });
-	stepctl_run_to(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_run_to(A, COUPLED_HOOK_WAIT_SLEEP);
 	start_change(join, C, COUPLED_HOOK_MEMBERSHIP);
 
-	stepctl_release(A, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(A, COUPLED_HOOK_WAIT_SLEEP);
 	CHECK_EQ(stepctl_result(A, 0), COUPLED_ABORT_MEMBERSHIP);
 	stepctl_expect(STEPCTL_CHANGER, COUPLED_HOOK_MEMBERSHIP);
 	CHECK_EQ(word(), 0);
@@ -967,7 +967,7 @@ static void wrap_slow_member(enum wrap_history history, int point)
  *   WITHDRAW      C rests, its abort fires and it stops before its
  *                 withdrawal; B then completes the round, which must
  *                 refuse the withdrawal: C commits;
- *   PHASE1_SLEEP  C rests and is stopped before it sleeps while B
+ *   WAIT_SLEEP  C rests and is stopped before it sleeps while B
  *                 completes; C must see the generation move;
  *   DECIDED, EXITED  C completes and is stopped after the commit: A and B
  *                 return meanwhile (nobody waits on the way out).
@@ -976,7 +976,7 @@ static void wrap_slow_member(enum wrap_history history, int point)
  * generations are consecutive across the wrap.
  */
 static const int wrap_points[] = {
-	COUPLED_HOOK_COMPLETE, COUPLED_HOOK_WITHDRAW, COUPLED_HOOK_PHASE1_SLEEP,
+	COUPLED_HOOK_COMPLETE, COUPLED_HOOK_WITHDRAW, COUPLED_HOOK_WAIT_SLEEP,
 	COUPLED_HOOK_DECIDED,  COUPLED_HOOK_EXITED,
 };
 
@@ -1004,10 +1004,10 @@ static void wrap_slow_member(enum wrap_history history, int point)
 		stepctl_expect(C, COUPLED_HOOK_WITHDRAW);
 		stepctl_permit(B);
 		break;
-	case COUPLED_HOOK_PHASE1_SLEEP:
+	case COUPLED_HOOK_WAIT_SLEEP:
 		/* A rests; C is held before its sleep; B completes. */
 		arrive_and_rest(A);
-		stepctl_run_to(C, COUPLED_HOOK_PHASE1_SLEEP);
+		stepctl_run_to(C, COUPLED_HOOK_WAIT_SLEEP);
 		stepctl_permit(B);
 		break;
 	default:
@@ -1083,10 +1083,10 @@ static void scenario_withdraw_then_commit(void)
 	CHECK_EQ(word(), 1);
 
 	/* C arrives: not the last one, it rests. */
-	stepctl_run_to(C, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_run_to(C, COUPLED_HOOK_WAIT_SLEEP);
 	CHECK_EQ(word(), 2);
 	nobody_ran();
-	stepctl_release(C, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_release(C, COUPLED_HOOK_WAIT_SLEEP);
 
 	/* A comes back: now the round commits, with everyone. */
 	stepctl_set_abort(A, 0);
@@ -1217,7 +1217,7 @@ static void scenario_sparse_roster(void)
  * before it reduces and publishes: the word is frozen with 3 arrivals.
  * B's abort check fires now; B stops before its withdrawal, then tries it:
  * the withdrawal must be refused, and B must stay (it goes back to waiting,
- * PHASE1_SLEEP), commit and run the action with the same parameter as the
+ * WAIT_SLEEP), commit and run the action with the same parameter as the
  * others.  (With a withdrawal that ignored the complete count, B would
  * return COUPLED_ABORT_CALLER from a round the others commit.)
  */
@@ -1233,12 +1233,12 @@ static void scenario_withdraw_after_complete(void)
 	/* B's abort fires while the round is frozen. */
 	stepctl_set_abort(B, 1);
 	stepctl_break(B, COUPLED_HOOK_WITHDRAW, 1);
-	stepctl_break(B, COUPLED_HOOK_PHASE1_SLEEP, 1);
+	stepctl_break(B, COUPLED_HOOK_WAIT_SLEEP, 1);
 	wake(B);
 	stepctl_expect(B, COUPLED_HOOK_WITHDRAW);
 	stepctl_release(B, COUPLED_HOOK_WITHDRAW);
 	/* Refused: B waits on for the generation; it did not return. */
-	stepctl_expect(B, COUPLED_HOOK_PHASE1_SLEEP);
+	stepctl_expect(B, COUPLED_HOOK_WAIT_SLEEP);
 	CHECK_EQ(word(), 3);
 	nobody_ran();
 

@@ -499,9 +499,9 @@ static void test_stats(void)
 enum script_step {
 	SCRIPT_OFF,
 	SCRIPT_POKE_SELF,     /* at READY of 0: poke 0 (settled: a restart) */
-	SCRIPT_NESTED_CALL,   /* at PHASE1_SLEEP of 0: run 1's call */
+	SCRIPT_NESTED_CALL,   /* at WAIT_SLEEP of 0: run 1's call */
 	SCRIPT_ABORT_1_READY, /* (in that call) at READY of 1: abort 1 */
-	SCRIPT_ABORT_0,       /* at PHASE1_SLEEP of 0: abort 0 */
+	SCRIPT_ABORT_0,       /* at WAIT_SLEEP of 0: abort 0 */
 	SCRIPT_CALL_IN_CHANGE /* at MEMBERSHIP of a changer: run 0's call */
 };
 
@@ -534,7 +534,7 @@ static void unit_hook(struct coupled_group *g, uint32_t self, int point)
 		}
 		break;
 	case SCRIPT_NESTED_CALL:
-		if (self == 0 && point == COUPLED_HOOK_PHASE1_SLEEP) {
+		if (self == 0 && point == COUPLED_HOOK_WAIT_SLEEP) {
 			memset((void *)&opts, 0, sizeof(opts));
 			opts.should_abort = script_should_abort;
 			script_step = SCRIPT_ABORT_1_READY;
@@ -550,7 +550,7 @@ static void unit_hook(struct coupled_group *g, uint32_t self, int point)
 			script_abort[1] = true;
 		break;
 	case SCRIPT_ABORT_0:
-		if (self == 0 && point == COUPLED_HOOK_PHASE1_SLEEP) {
+		if (self == 0 && point == COUPLED_HOOK_WAIT_SLEEP) {
 			script_step = SCRIPT_OFF;
 			script_abort[0] = true;
 			(void)coupled_group_kick(g);

@@ -323,7 +323,7 @@ retry:
 		last_point[self] = point;
 		/* After BACK_OUT, a retry shows as the next phase-1 point. */
 		if (prev == COUPLED_HOOK_BACK_OUT &&
-		    (point == COUPLED_HOOK_PHASE1_SLEEP ||
+		    (point == COUPLED_HOOK_WAIT_SLEEP ||
 		     point == COUPLED_HOOK_READY))
 			backed_out();
 	}

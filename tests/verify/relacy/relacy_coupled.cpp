@@ -338,7 +338,7 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 	static bool inside_window(int point)
 	{
 		return point == COUPLED_HOOK_LAST_ARRIVER ||
-		       point == COUPLED_HOOK_PHASE1_SLEEP ||
+		       point == COUPLED_HOOK_WAIT_SLEEP ||
 		       point == COUPLED_HOOK_READY ||
 		       point == COUPLED_HOOK_READY_SPIN ||
 		       point == COUPLED_HOOK_BACK_OUT ||
@@ -451,7 +451,7 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		if (point == COUPLED_HOOK_EXITED)
 			exit_scratch[self]($) = point;
 		if (prev == COUPLED_HOOK_BACK_OUT &&
-		    (point == COUPLED_HOOK_PHASE1_SLEEP ||
+		    (point == COUPLED_HOOK_WAIT_SLEEP ||
 		     point == COUPLED_HOOK_READY))
 			retries[self]++;
 		if (point == COUPLED_HOOK_DECIDED)
@@ -493,14 +493,14 @@ struct coupled_test final : rl::test_suite<coupled_test<N, EXTRA>, N + EXTRA>,
 		case SC_RETRY:  /* ... while 0 is ready */
 			if (self == 0 && !raised[0] &&
 			    point == (sc == SC_ABORT1
-					      ? COUPLED_HOOK_PHASE1_SLEEP
+					      ? COUPLED_HOOK_WAIT_SLEEP
 					      : COUPLED_HOOK_READY_SPIN)) {
 				raised[0] = true;
 				raise_work(N - 1);
 			}
 			break;
 		case SC_RESTART:
-			if (self < N - 1 && point == COUPLED_HOOK_PHASE1_SLEEP)
+			if (self < N - 1 && point == COUPLED_HOOK_WAIT_SLEEP)
 				arrived[self].store(1u, rl::mo_relaxed, $);
 			if (self == N - 1 && point == COUPLED_HOOK_ARRIVE &&
 			    ncalls[self] == 0)
@@ -1107,11 +1107,12 @@ const char *skip_reason(int sc)
 		       "ready "
 		       "phase (no phase-2 abort, no back-out and retry, no "
 		       "poke "
-		       "restart); its withdrawal is covered by abort_phase1 "
+		       "restart); its withdrawal is covered by abort_waiting "
 		       "and "
 		       "withdraw_vs_complete";
 	return "direct protocol only: the settled protocol has no withdrawal "
-	       "CAS nor stop bit; its counterparts are abort_phase1, retry and "
+	       "CAS nor stop bit; its counterparts are abort_waiting, retry "
+	       "and "
 	       "churn";
 }
 

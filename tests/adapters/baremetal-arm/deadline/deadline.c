@@ -6,7 +6,7 @@
  *
  * Core 0 enters a two-member group alone DEADLINE_CALLS times, with
  * deadlines 0 to 4 ms ahead in generic-timer ticks, so that each call can
- * only wait in phase 1 until its deadline: each must return
+ * only wait for its round until its deadline: each must return
  * COUPLED_ABORT_TIMEOUT, not before its deadline, and the median lateness
  * must be at most DEADLINE_BOUND_MS.  The other cores take no part.  One
  * more call with a deadline long past must time out at once too.

@@ -202,7 +202,7 @@ static const char *topology = "index";
  */
 static atomic_uint hook_draws;
 #ifdef TORTURE_DOMAIN_WAKE
-static atomic_uint phase1_sleeps; /* waits in the port's strategy */
+static atomic_uint wait_sleeps; /* waits in the port's strategy */
 #endif
 
 static void torture_hook(const void *group, uint32_t self, int point)
@@ -211,9 +211,9 @@ static void torture_hook(const void *group, uint32_t self, int point)
 
 	(void)self;
 #ifdef TORTURE_DOMAIN_WAKE
-	if (point == COUPLED_HOOK_PHASE1_SLEEP) {
+	if (point == COUPLED_HOOK_WAIT_SLEEP) {
 		/* relaxed: a count read after the finish's acquire. */
-		atomic_fetch_add_explicit(&phase1_sleeps, 1u,
+		atomic_fetch_add_explicit(&wait_sleeps, 1u,
 					  memory_order_relaxed);
 		return;
 	}
@@ -668,7 +668,7 @@ static void report(uint64_t ticks)
 #endif
 #ifdef TORTURE_DOMAIN_WAKE
 	/* Not vacuous: the port's wait and wake carried rounds. */
-	if (!atomic_load_explicit(&phase1_sleeps, memory_order_relaxed))
+	if (!atomic_load_explicit(&wait_sleeps, memory_order_relaxed))
 		fail(0, "no core ever waited in the port's strategy", 0, 0);
 #endif
 	aborts = leaf_ab;
@@ -724,7 +724,7 @@ static void report(uint64_t ticks)
 #ifdef TORTURE_DOMAIN_WAKE
 	board_puts(" strategy=" TORTURE_DOMAIN_WAKE);
 	put_kv("sleeps",
-	       atomic_load_explicit(&phase1_sleeps, memory_order_relaxed));
+	       atomic_load_explicit(&wait_sleeps, memory_order_relaxed));
 #endif
 	board_puts("\n");
 	print_end();

@@ -46,11 +46,11 @@
 
 #include "board.h"
 
-/* Count the phase-1 sleeps: proof that the cores really rested. */
+/* Count the sleeps in the wait for a round: proof that the cores really rested. */
 static atomic_uint torture_sleeps[BOARD_MAX_CPUS];
 #define COUPLED_HOOK(group, self, point)                                     \
 	((void)(group),                                                      \
-	 (point) == COUPLED_HOOK_PHASE1_SLEEP && (self) < BOARD_MAX_CPUS     \
+	 (point) == COUPLED_HOOK_WAIT_SLEEP && (self) < BOARD_MAX_CPUS       \
 		 ? (void)atomic_fetch_add_explicit(&torture_sleeps[(self)],  \
 						   1u, memory_order_relaxed) \
 		 : (void)0)

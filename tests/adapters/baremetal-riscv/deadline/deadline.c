@@ -6,7 +6,7 @@
  *
  * Hart 0 enters a two-member group alone DEADLINE_CALLS times, with
  * deadlines 0 to 4 ms ahead in mtime ticks; the other member never comes
- * and nobody sends an MSIP, so each call can only wait in phase 1 until
+ * and nobody sends an MSIP, so each call can only wait for its round until
  * its deadline: each must return COUPLED_ABORT_TIMEOUT, not before its
  * deadline, and the median lateness must be at most DEADLINE_BOUND_MS.
  * One more call with a deadline long past must time out too.  The calls

@@ -490,8 +490,9 @@ coupled_adapter_wait_prepare(struct coupled_adapter_group *ag,
  * a deadline it only yields: neither WFE nor WFI would wake at the deadline
  * without a timer the firmware owns.
  *
- * Context: phase 1, counted as waiting.  The WFI strategy masks IRQs around
- * its check and WFI and restores the caller's mask afterwards.
+ * Context: the participant's wait for its round, counted as waiting.  The
+ * WFI strategy masks IRQs around its check and WFI and restores the caller's
+ * mask afterwards.
  */
 static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *as,

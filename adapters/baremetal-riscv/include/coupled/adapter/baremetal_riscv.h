@@ -495,8 +495,9 @@ static inline void coupled__riscv_clear_own(struct coupled_adapter_group *ag,
  * With a deadline it only pauses: WFI would not wake at the deadline without
  * a timer the firmware owns.
  *
- * Context: phase 1, counted as waiting.  The WFI strategy clears
- * mstatus.MIE around its check and WFI and restores it afterwards.
+ * Context: the participant's wait for its round, counted as waiting.  The
+ * WFI strategy clears mstatus.MIE around its check and WFI and restores it
+ * afterwards.
  */
 static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 					struct coupled_adapter_slot *as,
