@@ -534,27 +534,23 @@ static inline void coupled__direct_publish(struct coupled_group *g,
 }
 
 /**
- * coupled__run() - the direct protocol, arguments already checked
+ * coupled__direct_arrive() - step 1: poll the abort sources, then count in
  * @g: the group
  * @self: the caller, a member, not inside
  * @request: the caller's request, >= 0
- * @action: the shared action
- * @ctx: passed to @action
  * @opts: optional abort sources, may be NULL
+ * @w: set to the word as the arrival found it (before its increment)
  *
- * The steps at the top of this file.
- *
- * Context: coupled_enter_opts(), with the caller's inside flag set.
- * Return: COUPLED_COMMITTED, a COUPLED_ABORT_* reason or COUPLED_ENOENT.
+ * Context: coupled__run().
+ * Return: 0 once counted; or, not counted, COUPLED_ABORT_MEMBERSHIP (stop
+ * already set) or the abort sources' reason.
  */
-static inline int coupled__run(struct coupled_group *g, uint32_t self,
-			       int32_t request, coupled_action_fn action,
-			       void *ctx, const struct coupled_abort_opts *opts)
+static inline int coupled__direct_arrive(struct coupled_group *g, uint32_t self,
+					 int32_t request,
+					 const struct coupled_abort_opts *opts,
+					 uint32_t *w)
 {
 	struct coupled_slot *s = &g->slots[self];
-	struct coupled_round round;
-	uint32_t n, w, gen;
-	bool mine;
 	int ret;
 
 	/*
@@ -583,10 +579,47 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 	 * release sequence, and makes every arrival see the membership that
 	 * the change which last cleared stop published.
 	 */
-	w = coupled_fetch_add(&g->counts, 1u, COUPLED_ACQ_REL);
+	*w = coupled_fetch_add(&g->counts, 1u, COUPLED_ACQ_REL);
 	COUPLED__STAT_INC(s, attempts);
-	gen = w & COUPLED__DIRECT_GEN_MASK;
 	COUPLED_HOOK(g, self, COUPLED_HOOK_ARRIVED);
+	return 0;
+}
+
+/*
+ * What coupled__direct_admit() found after an arrival.
+ * @COUPLED__DIRECT_OPEN: counted in a round that is still open, whose member
+ *                        count it returned
+ * @COUPLED__DIRECT_DONE: another member already completed the round
+ * @COUPLED__DIRECT_STOPPED: withdrawn: a change had set stop
+ * @COUPLED__DIRECT_NOT_MEMBER: withdrawn: the caller is no member
+ */
+enum coupled__direct_admission {
+	COUPLED__DIRECT_OPEN,
+	COUPLED__DIRECT_DONE,
+	COUPLED__DIRECT_STOPPED,
+	COUPLED__DIRECT_NOT_MEMBER
+};
+
+/**
+ * coupled__direct_admit() - read the round an arrival counted in
+ * @g: the group
+ * @self: the caller, counted
+ * @w: the word as the caller's arrival found it
+ * @n: set to the round's member count (with COUPLED__DIRECT_OPEN)
+ *
+ * An arrival with stop set, or of a caller that is no member, withdraws
+ * here (cannot be refused: no round completes with stop set).
+ *
+ * Context: coupled__run(), right after coupled__direct_arrive() counted.
+ * Return: an enum coupled__direct_admission.
+ */
+static inline enum coupled__direct_admission
+coupled__direct_admit(struct coupled_group *g, uint32_t self, uint32_t w,
+		      uint32_t *n)
+{
+	const uint32_t gen = w & COUPLED__DIRECT_GEN_MASK;
+	bool mine;
+
 	/*
 	 * acquire, both: they pair with the release stores of a change
 	 * (roster_add/_remove's count, the member flag).  Reading a change
@@ -594,43 +627,48 @@ static inline int coupled__run(struct coupled_group *g, uint32_t self,
 	 * committed (a change drains the count first), and then the acquire
 	 * makes the re-load of the word below see the generation moved.
 	 */
-	n = coupled_load(&g->members, COUPLED_ACQUIRE);
-	mine = coupled_load(&s->member, COUPLED_ACQUIRE) != 0;
-	if (!(w & COUPLED__DIRECT_STOP)) {
-		/*
-		 * acquire: pairs with the completer's release store.  The
-		 * generation moved since our arrival: another member
-		 * completed our round (and a change may have run since, so
-		 * n and mine may be newer than the round): take part with
-		 * the round's published member count.
-		 */
-		if ((coupled_load(&g->counts, COUPLED_ACQUIRE) &
-		     COUPLED__DIRECT_GEN_MASK) != gen)
-			goto committed;
-	}
+	*n = coupled_load(&g->members, COUPLED_ACQUIRE);
+	mine = coupled_load(&g->slots[self].member, COUPLED_ACQUIRE) != 0;
+	/*
+	 * acquire: pairs with the completer's release store.  The
+	 * generation moved since our arrival: another member completed our
+	 * round (and a change may have run since, so n and mine may be
+	 * newer than the round): take part with the round's published
+	 * member count.
+	 */
+	if (!(w & COUPLED__DIRECT_STOP) &&
+	    (coupled_load(&g->counts, COUPLED_ACQUIRE) &
+	     COUPLED__DIRECT_GEN_MASK) != gen)
+		return COUPLED__DIRECT_DONE;
 	/* Otherwise n and mine are our round's: no change ran since. */
-	if ((w & COUPLED__DIRECT_STOP) || !mine) {
-		/*
-		 * Cannot be refused: no round completes with stop set.  A
-		 * non-member (defensive: coupled_leave() keeps stop until our
-		 * call returns, so we would have seen stop) is not counted in
-		 * n, so its guard is n + 1.
-		 */
-		(void)coupled__direct_withdraw(g, gen, n + 1u);
-		if (w & COUPLED__DIRECT_STOP)
-			return COUPLED_ABORT_MEMBERSHIP;
-		return COUPLED_ENOENT;
-	}
+	if (!(w & COUPLED__DIRECT_STOP) && mine)
+		return COUPLED__DIRECT_OPEN;
+	/*
+	 * A non-member (defensive: coupled_leave() keeps stop until our call
+	 * returns, so we would have seen stop) is not counted in n, so its
+	 * guard is n + 1.
+	 */
+	(void)coupled__direct_withdraw(g, gen, *n + 1u);
+	return (w & COUPLED__DIRECT_STOP) ? COUPLED__DIRECT_STOPPED
+					  : COUPLED__DIRECT_NOT_MEMBER;
+}
 
-	if (coupled__direct_arrivals(w) + 1u == n) {
-		coupled__direct_complete(g, self, n, w + 1u);
-	} else {
-		ret = coupled__direct_wait(g, self, n, gen, opts);
-		if (ret != COUPLED_COMMITTED)
-			return ret;
-	}
+/**
+ * coupled__direct_take_part() - step 4: run the committed round's action
+ * @g: the group
+ * @self: the caller, a member of the committed round
+ * @action: the shared action
+ * @ctx: passed to @action
+ *
+ * Context: coupled__run(), once the caller's round committed.
+ */
+static inline void coupled__direct_take_part(struct coupled_group *g,
+					     uint32_t self,
+					     coupled_action_fn action,
+					     void *ctx)
+{
+	struct coupled_round round;
 
-committed:
 	COUPLED_HOOK(g, self, COUPLED_HOOK_DECIDED);
 	round.group = g;
 	round.self = self;
@@ -645,6 +683,49 @@ committed:
 	COUPLED_TRACE_COMMIT(&round);
 	action(&round, ctx);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_EXITED);
+}
+
+/**
+ * coupled__run() - the direct protocol, arguments already checked
+ * @g: the group
+ * @self: the caller, a member, not inside
+ * @request: the caller's request, >= 0
+ * @action: the shared action
+ * @ctx: passed to @action
+ * @opts: optional abort sources, may be NULL
+ *
+ * The steps at the top of this file: arrive, then complete the round or
+ * wait for it, then take part.
+ *
+ * Context: coupled_enter_opts(), with the caller's inside flag set.
+ * Return: COUPLED_COMMITTED, a COUPLED_ABORT_* reason or COUPLED_ENOENT.
+ */
+static inline int coupled__run(struct coupled_group *g, uint32_t self,
+			       int32_t request, coupled_action_fn action,
+			       void *ctx, const struct coupled_abort_opts *opts)
+{
+	uint32_t w, n;
+	int ret;
+
+	ret = coupled__direct_arrive(g, self, request, opts, &w);
+	if (ret)
+		return ret;
+	switch (coupled__direct_admit(g, self, w, &n)) {
+	case COUPLED__DIRECT_STOPPED: return COUPLED_ABORT_MEMBERSHIP;
+	case COUPLED__DIRECT_NOT_MEMBER: return COUPLED_ENOENT;
+	case COUPLED__DIRECT_DONE: break;
+	case COUPLED__DIRECT_OPEN:
+		if (coupled__direct_arrivals(w) + 1u == n) {
+			coupled__direct_complete(g, self, n, w + 1u);
+			break;
+		}
+		ret = coupled__direct_wait(g, self, n,
+					   w & COUPLED__DIRECT_GEN_MASK, opts);
+		if (ret != COUPLED_COMMITTED)
+			return ret;
+		break;
+	}
+	coupled__direct_take_part(g, self, action, ctx);
 	return COUPLED_COMMITTED;
 }
 

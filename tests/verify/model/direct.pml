@@ -5,7 +5,9 @@
  * (include/coupled/protocol.h) and coupled_join() / coupled_leave()
  * (include/coupled/membership.h) around it.
  *
- * One process per participant runs coupled_enter_opts() and coupled__run();
+ * One process per participant runs coupled_enter_opts() and coupled__run()
+ * (its steps coupled__direct_arrive(), _admit(), _complete() or _wait(),
+ * _take_part());
  * every atomic operation of the header on shared state is one Promela step,
  * and each step carries a comment naming the function (and the operation)
  * it models.  Purely local computation is folded into the neighbouring step.
@@ -231,12 +233,12 @@ proctype participant(byte self)
 		:: else -> skip
 		fi;
 #endif
-		/* coupled__run: relaxed early-out load of counts (stop) */
+		/* coupled__direct_arrive: relaxed early-out load of counts (stop) */
 		if
 		:: stop -> goto call_over
 		:: else -> skip
 		fi;
-		/* coupled__run: coupled__abort_reason before the arrival (an
+		/* coupled__direct_arrive: coupled__abort_reason before the arrival (an
 		 * abort source that already fires: the environment's choice
 		 * while the budget lasts); the call returns without counting */
 		if
@@ -259,7 +261,7 @@ proctype participant(byte self)
 			fi;
 			e = 0
 		};
-		/* coupled__run: acq_rel fetch_add of counts (+1 arrival).
+		/* coupled__direct_arrive: acq_rel fetch_add of counts (+1 arrival).
 		 * Without MEMBERSHIP the member count is constant, so its
 		 * load, the member flag and the completion test are folded
 		 * in here. */
@@ -276,15 +278,15 @@ proctype participant(byte self)
 #endif
 		};
 #ifdef MEMBERSHIP
-		/* coupled__run: relaxed load of members */
+		/* coupled__direct_admit: acquire load of members */
 		n = members;
 #ifdef MUTANT_D_ARRIVE_IGNORES_STOP
 		w_stop = 0;
 #endif
-		/* coupled__run: relaxed load of member */
+		/* coupled__direct_admit: acquire load of member */
 		mem = member[self];
 #ifndef MUTANT_D_NO_RECHECK_GEN
-		/* coupled__run: acquire re-load of counts after the loads of
+		/* coupled__direct_admit: acquire re-load of counts after the loads of
 		 * members and member; a moved generation means the round that
 		 * counts this arrival committed (completed by another) */
 		if
@@ -292,7 +294,7 @@ proctype participant(byte self)
 		:: else -> skip
 		fi;
 #endif
-		/* coupled__run: stop seen at the arrival, or not a member:
+		/* coupled__direct_admit: stop seen at the arrival, or not a member:
 		 * withdraw (guard n + 1: cannot be refused) */
 		if
 		:: w_stop || !mem ->
@@ -439,9 +441,9 @@ withdraw_waiting:
 		fi;
 
 decided:
-		/* coupled__run: relaxed loads of round_param and round_gen */
+		/* coupled__direct_take_part: relaxed loads of round_param and round_gen */
 		param = round_param;
-		/* coupled__run: action() */
+		/* coupled__direct_take_part: action() */
 		atomic {
 			acts++;
 			assert(param == ghost_min);  /* one param: the min */

@@ -317,15 +317,15 @@ LOGIC_MUTANTS = [
      DIRECT_H,
      ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & COUPLED__DIRECT_STOP)"
       "\n",
-      "\tif ((w & COUPLED__DIRECT_STOP) || !mine) {"],
+      "\tif (!(w & COUPLED__DIRECT_STOP) && mine)\n"],
      ["\tif (coupled_load(&g->counts, COUPLED_RELAXED) & 0)\n",
-      "\tif (!mine) {"]),
+      "\tif (mine)\n"]),
     ("direct_arrival_ignores_stop_late",
      "an arrival ignores stop in the word it counted in (only the"
      " relaxed early look before the arrival checks it)",
      DIRECT_H,
-     "\tif ((w & COUPLED__DIRECT_STOP) || !mine) {",
-     "\tif (!mine) {"),
+     "\tif (!(w & COUPLED__DIRECT_STOP) && mine)\n",
+     "\tif (mine)\n"),
     ("direct_no_poll_before_arrival",
      "the abort sources are not polled before the arrival (a last arriver"
      " with work pending completes and commits the round)",
@@ -344,10 +344,12 @@ LOGIC_MUTANTS = [
      "an arrival does not re-load the word after loading the membership"
      " (a change after another member completed its round goes unseen)",
      DIRECT_H,
-     "\t\tif ((coupled_load(&g->counts, COUPLED_ACQUIRE) &\n"
-     "\t\t     COUPLED__DIRECT_GEN_MASK) != gen)",
-     "\t\tif (0 && (coupled_load(&g->counts, COUPLED_ACQUIRE) &\n"
-     "\t\t     COUPLED__DIRECT_GEN_MASK) != gen)"),
+     "\tif (!(w & COUPLED__DIRECT_STOP) &&\n"
+     "\t    (coupled_load(&g->counts, COUPLED_ACQUIRE) &\n"
+     "\t     COUPLED__DIRECT_GEN_MASK) != gen)",
+     "\tif (!(w & COUPLED__DIRECT_STOP) && 0 &&\n"
+     "\t    (coupled_load(&g->counts, COUPLED_ACQUIRE) &\n"
+     "\t     COUPLED__DIRECT_GEN_MASK) != gen)"),
     ("direct_completer_keeps_generation",
      "the completer empties the count without moving the generation",
      DIRECT_H,
