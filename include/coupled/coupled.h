@@ -153,7 +153,7 @@ struct coupled_stats {
  *   slot.inside        the owner, around its call: the re-entry guard, and
  *                      what coupled_leave() waits on (a Dekker pair with
  *                      slot.member)
- *   slot.ctx           the execution context inside the slot's call (its
+ *   slot.context_id    the execution context inside the slot's call (its
  *                      adapter id, 0 when none)
  *   slot.stats         the owner (coupled/stats.h)
  *   counts             the protocol's word.  direct: arrivals and
@@ -188,7 +188,7 @@ struct coupled_slot {
 	COUPLED__PROTOCOL_SLOT      /* the protocol's own, if any */
 	coupled_atomic_u32 inside;  /* 1 while the owner is inside a call */
 #if COUPLED_ADAPTER_HAS_CONTEXT
-	coupled_atomic_u32 ctx; /* the adapter's id of that context */
+	coupled_atomic_u32 context_id; /* the adapter's id of that context */
 #endif
 	COUPLED__SLOT_STATS /* the counters, with COUPLED_STATS */
 	struct coupled_adapter_slot adapter;

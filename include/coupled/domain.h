@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * coupled/domain.h - coupled domains: cores, clusters and the system agree
- * level by level (power-domain hierarchies), built on the group API.
+ * level by level (power-domain hierarchies), built on the group API (and
+ * the core's re-entry guard: docs/design.md, "Coupled domains", says where).
  *
  * A domain is a tree of nodes in the caller's storage.  Every node owns a
  * coupled group whose member ids are all the cores under the node: a leaf's
  * group holds its cores (ids 0..capacity-1), a parent's group holds the
  * cores of all its children, each child's cores as one block of ids
  * starting at the child's @base.  A core's level k is its leaf's k-th
- * ancestor (level 0: the leaf).  Any depth up to COUPLED_DOMAIN_MAX_LEVELS.
+ * ancestor (level 0: the leaf).  Up to COUPLED_DOMAIN_MAX_LEVELS levels.
  *
  *                     system (level 2): cores 0..7
  *                    /                        \
@@ -55,7 +56,8 @@
  * @group: this node's group: one member id per core under the node
  * @parent: the parent node, NULL at the root
  * @base: the id of this node's core 0 in the parent's group
- * @depth: levels from this node to the root, 1 at the root
+ * @path_levels: the levels from this node up to the root, both included
+ *               (1 at the root)
  * @assigned: ids of @group already given to children (coupled_domain_init())
  * @candidates: cores under this node inside a domain call that have not
  *              given this level up
@@ -81,7 +83,7 @@ struct coupled_domain {
 	struct coupled_domain *parent;
 	struct coupled_domain *next;
 	uint32_t base;
-	uint32_t depth;
+	uint32_t path_levels;
 	uint32_t assigned;
 	coupled_atomic_u32 candidates;
 	coupled_atomic_u32 waiting;
@@ -118,7 +120,7 @@ struct coupled_domain_level {
 /**
  * struct coupled_domain_round - what the action learns
  * @core: the calling core's id in its leaf
- * @levels: the levels on the core's path (the leaf's depth)
+ * @levels: the levels on the core's path (the leaf's path_levels)
  * @depth: how many levels committed: levels 0..@depth-1 did, the others
  *         did not; at least 1 (the action runs only after the leaf commits)
  * @level: one entry per level, 0 = the leaf

@@ -45,7 +45,7 @@ static inline int coupled_domain_init(struct coupled_domain *d,
 		    parent->assigned >
 			    parent->group->capacity - group->capacity)
 			return COUPLED_ERANGE;
-		if (parent->depth >= COUPLED_DOMAIN_MAX_LEVELS)
+		if (parent->path_levels >= COUPLED_DOMAIN_MAX_LEVELS)
 			return COUPLED_ERANGE;
 	}
 	d->group = group;
@@ -61,7 +61,7 @@ static inline int coupled_domain_init(struct coupled_domain *d,
 		root->next = d;
 	}
 	d->assigned = 0;
-	d->depth = parent ? parent->depth + 1 : 1;
+	d->path_levels = parent ? parent->path_levels + 1 : 1;
 	d->base = parent ? parent->assigned : 0;
 	if (parent)
 		parent->assigned += group->capacity;

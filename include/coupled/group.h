@@ -65,7 +65,7 @@ static inline int coupled_group_init(struct coupled_group *g,
 		coupled__protocol_init_slot(s);
 		coupled_atomic_init(&s->inside, 0u);
 #if COUPLED_ADAPTER_HAS_CONTEXT
-		coupled_atomic_init(&s->ctx, 0u);
+		coupled_atomic_init(&s->context_id, 0u);
 #endif
 		COUPLED__STATS_INIT(s);
 		coupled_adapter_slot_init(&g->adapter, &s->adapter, i);

@@ -43,7 +43,8 @@ static inline bool coupled__caller_inside(struct coupled_group *g)
 		 * not cleared it yet (nobody else stores our id), and our own
 		 * latest store is what coherence makes us read.
 		 */
-		if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me)
+		if (coupled_load(&g->slots[i].context_id, COUPLED_RELAXED) ==
+		    me)
 			return true;
 #else
 	(void)g;
@@ -105,7 +106,8 @@ static inline void coupled__roster_remove(struct coupled_group *g, uint32_t id)
 }
 
 /**
- * coupled__membership_start() - refuse a bad request, else begin the change
+ * coupled__membership_check_and_begin() - refuse a bad request, else begin
+ * the change
  * @g: the group
  * @id: the participant
  * @joining: true for coupled_join() (@id must not be a member), false for
@@ -115,8 +117,8 @@ static inline void coupled__roster_remove(struct coupled_group *g, uint32_t id)
  * changes @id and calls coupled__membership_end(); else the call's error,
  * with nothing held.
  */
-static inline int coupled__membership_start(struct coupled_group *g,
-					    uint32_t id, bool joining)
+static inline int coupled__membership_check_and_begin(struct coupled_group *g,
+						      uint32_t id, bool joining)
 {
 	int refused = joining ? COUPLED_EEXIST : COUPLED_ENOENT;
 
@@ -145,7 +147,7 @@ static inline int coupled__membership_start(struct coupled_group *g,
 
 static inline int coupled_join(struct coupled_group *g, uint32_t id)
 {
-	int ret = coupled__membership_start(g, id, true);
+	int ret = coupled__membership_check_and_begin(g, id, true);
 
 	if (ret)
 		return ret;
@@ -169,7 +171,7 @@ static inline int coupled_join(struct coupled_group *g, uint32_t id)
 
 static inline int coupled_leave(struct coupled_group *g, uint32_t id)
 {
-	int ret = coupled__membership_start(g, id, false);
+	int ret = coupled__membership_check_and_begin(g, id, false);
 
 	if (ret)
 		return ret;

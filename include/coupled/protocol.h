@@ -187,7 +187,7 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 	 * context needs to find it (coupled__caller_inside()); coherence
 	 * alone makes that context read its own latest store.
 	 */
-	coupled_store(&s->ctx, coupled_adapter_context(&g->adapter),
+	coupled_store(&s->context_id, coupled_adapter_context(&g->adapter),
 		      COUPLED_RELAXED);
 #endif
 	COUPLED_TRACE_ENTER(g, self, request);
@@ -200,7 +200,7 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 		COUPLED_TRACE_ABORT(g, self, ret);
 	}
 #if COUPLED_ADAPTER_HAS_CONTEXT
-	coupled_store(&s->ctx, 0u, COUPLED_RELAXED);
+	coupled_store(&s->context_id, 0u, COUPLED_RELAXED);
 #endif
 	/*
 	 * release: pairs with the leaver's seq_cst load of inside; this

@@ -94,9 +94,10 @@
  * What a phase function returns besides a code that ends the call (a
  * COUPLED_ABORT_* reason or COUPLED_ENOENT): go on to the next phase, or,
  * from phase 2, go back to phase 1.  Neither is a return code of the library
- * (coupled/errno.h).
+ * (coupled/errno.h), and neither equals one: not even COUPLED_COMMITTED (0),
+ * so that "go on" can never be mistaken for "committed".
  */
-#define COUPLED__NEXT_PHASE 0
+#define COUPLED__NEXT_PHASE 0x200
 #define COUPLED__BACK_TO_WAITING 0x100
 
 /* The phases, in order (defined below in the same order). */

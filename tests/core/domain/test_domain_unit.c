@@ -45,7 +45,7 @@ static void test_init_errors(void)
 	CHECK_EQ(coupled_domain_init(NULL, &g[0], NULL), COUPLED_EINVAL);
 	CHECK_EQ(coupled_domain_init(&d[0], NULL, NULL), COUPLED_EINVAL);
 	CHECK_EQ(coupled_domain_init(&d[0], &g[0], NULL), 0);
-	CHECK_EQ(d[0].depth, 1);
+	CHECK_EQ(d[0].path_levels, 1);
 	CHECK(d[0].parent == NULL);
 
 	/* A block of 4 fills the root of 4; the next one does not fit. */
@@ -80,7 +80,7 @@ static void test_init_errors(void)
 	CHECK_EQ(coupled_domain_init(&d[0], &g[0], NULL), 0);
 	for (k = 1; k < COUPLED_DOMAIN_MAX_LEVELS; k++) {
 		CHECK_EQ(coupled_domain_init(&d[k], &g[k], &d[k - 1]), 0);
-		CHECK_EQ(d[k].depth, k + 1);
+		CHECK_EQ(d[k].path_levels, k + 1);
 		CHECK_EQ(d[k].base, 0);
 	}
 	memset(&probe, 0x5a, sizeof(probe));

@@ -248,8 +248,10 @@ LOGIC_MUTANTS = [
     ("no_context_check",
      "a membership change from inside a call is not refused (it hangs)",
      MEMBERSHIP_H,
-     "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me)",
-     "if (coupled_load(&g->slots[i].ctx, COUPLED_RELAXED) == me && 0)"),
+     "if (coupled_load(&g->slots[i].context_id, COUPLED_RELAXED) ==\n"
+     "\t\t    me)",
+     "if (coupled_load(&g->slots[i].context_id, COUPLED_RELAXED) ==\n"
+     "\t\t    me && 0)"),
     ("attempts_not_counted",
      "COUPLED_STATS counts no arrival",
      SETTLED_H,
