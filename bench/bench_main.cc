@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <ctime>
 
@@ -74,13 +75,13 @@ inline unsigned stamp_of(const void *word)
 				     kStamps);
 }
 
+// The clock of the rest of the benchmark (CLOCK_MONOTONIC on Linux).
 inline uint64_t now_ns()
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return static_cast<uint64_t>(ts.tv_sec) * 1000000000u +
-	       static_cast<uint64_t>(ts.tv_nsec);
+	return static_cast<uint64_t>(
+		std::chrono::duration_cast<std::chrono::nanoseconds>(
+			std::chrono::steady_clock::now().time_since_epoch())
+			.count());
 }
 
 inline void futex_wait(void *word, uint32_t val, const struct timespec *timeout)
@@ -131,7 +132,6 @@ inline void yield()
 #include <sys/resource.h>
 
 #include <barrier>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -207,10 +207,11 @@ static inline void coupled__protocol_member_removed(struct coupled_group *g,
 {
 	/* relaxed, the loads: only changers write these, one at a time. */
 	uint32_t e = coupled_load(&g->slots[id].line_index, COUPLED_RELAXED);
-	uint32_t used = coupled_load(&g->line_used, COUPLED_RELAXED);
+	uint32_t used;
 
 	if (e == COUPLED__DIRECT_NO_LINE)
 		return;
+	used = coupled_load(&g->line_used, COUPLED_RELAXED);
 	/* relaxed, both: published as in coupled__protocol_member_added(). */
 	coupled_store(&g->line_used, used & ~(1u << e), COUPLED_RELAXED);
 	coupled_store(&g->slots[id].line_index, COUPLED__DIRECT_NO_LINE,
