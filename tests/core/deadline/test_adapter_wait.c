@@ -17,8 +17,9 @@
  * decades past: the wait returns at once, before its deadline; the other
  * way round it would sleep for decades: a watchdog fails a wait that has
  * not returned after WATCHDOG_S seconds).  The futex strategy's spin phase
- * is compiled out (COUPLED_PTHREAD_SPIN_TURNS 0), so that each wait is one
- * futex sleep timed by the kernel, and the futex calls are counted: a
+ * is compiled out (COUPLED_PTHREAD_SPIN_TURNS 0, COUPLED_PTHREAD_SPIN_MAX_US
+ * 0), so that each wait is one futex sleep timed by the kernel, and the
+ * futex calls are counted: a
  * wait that did not sleep there proves nothing and fails the test.
  *
  * The bound is no speed goal: a whole-second rounding is ~1000 ms late,
@@ -41,6 +42,7 @@ static unsigned long futex_sleeps;
 	 (void)syscall(SYS_futex, (uint32_t *)(void *)(word), \
 		       FUTEX_WAIT_PRIVATE, (val), (timeout), 0, 0))
 #define COUPLED_PTHREAD_SPIN_TURNS 0u
+#define COUPLED_PTHREAD_SPIN_MAX_US 0u
 
 #include "coupled/coupled.h"
 

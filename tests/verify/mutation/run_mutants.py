@@ -54,9 +54,11 @@ default), so that groups of 3 and more members use the line and the slots:
              changer thread, and every scenario of test_domain_scenario.c
              (domain_scenarios.def) with futex and condvar
   deadline   tests/core/deadline/test_deadline.c (pthread adapter mutants only)
-  wait       tests/core/deadline/test_adapter_wait.c: the pthread adapter's
-             futex and condvar sleeps end at their deadline (pthread
-             adapter mutants only; no protocol involved, built once)
+  wait       tests/core/deadline/test_adapter_spin.c: the pthread adapter's
+             futex spin phase follows the measured wake-up cost (scripted
+             clock and futex), then test_adapter_wait.c: its futex and
+             condvar sleeps end at their deadline (pthread adapter mutants
+             only; no protocol involved, built once)
   arm_model  tests/adapters/baremetal-arm/deadline/deadline.c on the host
              event model (WFE and WFI settled, WFE-only direct): calls that
              can only time out (bare-metal ARM adapter mutants only)
@@ -689,21 +691,21 @@ LOGIC_MUTANTS = [
      "pthread futex wait: no sleeping flag, so the waker never calls"
      " FUTEX_WAKE (no Dekker pair)",
      PTHREAD_H,
-     "\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);",
-     "\t\t(void)0;"),
+     "\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);",
+     "\t(void)0;"),
     ("pthread_futex_flag_after_check",
      "pthread futex wait: the sleeping flag is set after the check of"
      " wake_seq (the Dekker pair in the wrong order)",
      PTHREAD_H,
-     "\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);\n"
-     "\t\tif (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {",
-     "\t\tif (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {\n"
-     "\t\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);"),
+     "\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);\n"
+     "\tif (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {",
+     "\tif (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {\n"
+     "\t\tcoupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);"),
     ("pthread_futex_no_wake",
      "pthread futex wake: the syscall is never made",
      PTHREAD_H,
-     "\t\t\tCOUPLED_PTHREAD_FUTEX_WAKE(&target->wake_seq);",
-     "\t\t\t(void)0;"),
+     "\t\tCOUPLED_PTHREAD_FUTEX_WAKE(&target->wake_seq);",
+     "\t\t(void)0;"),
     ("pthread_condvar_wake_unlocked",
      "pthread condvar wake: increment and signal without the mutex",
      PTHREAD_H,
@@ -713,8 +715,51 @@ LOGIC_MUTANTS = [
     ("pthread_futex_spin_ignores_deadline",
      "pthread futex wait: the spin phase does not look at the clock",
      PTHREAD_H,
-     "\t\t\tif (deadline && coupled_adapter_now(ag) >= deadline)",
-     "\t\t\tif (0 && deadline)"),
+     "\t\tif (deadline && coupled_adapter_now(ag) >= deadline)",
+     "\t\tif (0 && deadline)"),
+    ("pthread_futex_no_spin_extension",
+     "pthread futex wait: no extension of the spin phase by the measured"
+     " wake-up cost (the turns alone, whatever sleeps cost)",
+     PTHREAD_H,
+     "\tfor (end = now + extra_us * 1000u; now < end;",
+     "\tfor (end = now; now < end;"),
+    ("pthread_futex_spin_extension_uncapped",
+     "pthread futex wait: the spin phase's extension has no cap"
+     " (the group's spin_max_us ignored)",
+     PTHREAD_H,
+     "\tif (extra_us > ag->spin_max_us)\n"
+     "\t\textra_us = ag->spin_max_us;",
+     "\t(void)0;"),
+    ("pthread_futex_extension_ignores_wake",
+     "pthread futex wait: the spin phase's extension does not look at the"
+     " wake counter (a wake during it waits for its end)",
+     PTHREAD_H,
+     "\t\t/* relaxed: as in the turns above. */\n"
+     "\t\tif (coupled_load(&as->wake_seq, COUPLED_RELAXED) != token)\n"
+     "\t\t\treturn true;",
+     "\t\t(void)0;"),
+    ("pthread_futex_extension_ignores_deadline",
+     "pthread futex wait: the spin phase's extension does not look at the"
+     " deadline",
+     PTHREAD_H,
+     "\t\tif (deadline && now >= deadline)\n\t\t\treturn true;\n"
+     "\t\tCOUPLED_PTHREAD_YIELD();",
+     "\t\tCOUPLED_PTHREAD_YIELD();"),
+    ("pthread_futex_no_wake_stamp",
+     "pthread futex wake: FUTEX_WAKE without the stamp, so sleepers never"
+     " learn what waking costs",
+     PTHREAD_H,
+     "\t\tcoupled_store(&target->wake_stamp_us,\n"
+     "\t\t\t      (uint32_t)(coupled_adapter_now(ag) / 1000u),\n"
+     "\t\t\t      COUPLED_RELAXED);",
+     "\t\t(void)0;"),
+    ("pthread_futex_learn_any_stamp",
+     "pthread futex wait: the wake-cost estimate takes any stamp, also one"
+     " from before the sleep (a timeout then teaches a false cost)",
+     PTHREAD_H,
+     "\tif ((uint32_t)(stamp - from) > (uint32_t)(to - from))\n"
+     "\t\treturn;",
+     "\t(void)from;"),
     ("pthread_futex_timeout_whole_seconds",
      "pthread futex wait: the timeout rounded up to whole seconds",
      PTHREAD_H,
@@ -1352,15 +1397,20 @@ class Checks:
                 variant not in VARIANTS:
             raise ValueError(name)
         if base == "wait":
-            # No protocol in it: built once, with the default variant.
-            exe = os.path.join(work, "adapter-wait")
-            ok, why = self.build_c(copy, exe,
-                                   "tests/core/deadline/test_adapter_wait.c",
-                                   "direct")
-            if not ok:
-                return "fail", "build: " + why
-            ok, why = run([exe], 120)
-            return verdict(ok, why)
+            # No protocol in them: built once, with the default variant.
+            # The spin policy's scripted test first (instant), then the
+            # timed sleeps.
+            for prog in ("test_adapter_spin", "test_adapter_wait"):
+                exe = os.path.join(work, prog)
+                ok, why = self.build_c(copy, exe,
+                                       "tests/core/deadline/%s.c" % prog,
+                                       "direct")
+                if not ok:
+                    return "fail", "build: " + why
+                ok, why = run([exe], 120)
+                if ok is not True:
+                    return verdict(ok, "%s: %s" % (prog, why))
+            return "pass", ""
         if base == "arm_model":
             return self.arm_model(copy, work)
         tag = variant

@@ -15,9 +15,11 @@
  *     FUTEX_WAKE takes the same mutex.  Nothing more: in particular no
  *     barrier for other locations (the kernel has one, undocumented), so the
  *     adapter's own Dekker pair on its sleeping flag must do that job;
- *   - sched_yield(): Relacy's yield.
- * The spin phase of the futex strategy has one turn instead of 200.  The
- * spin strategy is not checked: its wait never sleeps and its wake does
+ *   - sched_yield(): Relacy's yield;
+ *   - the clock: a counter (see COUPLED_PTHREAD_NOW_NS below).
+ * The futex strategy's spin phase has no turns (0 instead of 200) and its
+ * extension runs on the model clock, a turn or two at a time.  The spin
+ * strategy is not checked: its wait never sleeps and its wake does
  * nothing, so it has no handshake (and its pause is no Relacy yield).
  *
  * Build: c++ -std=c++17 -O1 -I<include> -I<adapters>/pthread/include -Itests/verify/relacy
@@ -95,6 +97,16 @@ static void model_futex_wake(coupled_atomic_u32 *word)
 	((void)(timeout), model_futex_wait((word), (val)))
 #define COUPLED_PTHREAD_FUTEX_WAKE(word) model_futex_wake(word)
 #define COUPLED_PTHREAD_SPIN_TURNS 0u
+
+/*
+ * The clock: a counter that every reading moves on by 100 us, so that the
+ * futex strategy's wake-cost estimate learns from each woken sleep and the
+ * spin phase's extension (coupled__pthread_futex_spin()) runs a turn or
+ * two between sleeps, in a bounded number of steps.  Not shared data: a
+ * reading is a reading, whatever the interleaving.
+ */
+static uint64_t g_model_clock_ns;
+#define COUPLED_PTHREAD_NOW_NS() (g_model_clock_ns += 100000u)
 
 #define COUPLED_ADAPTER_PTHREAD 1
 #include <coupled/adapter.h>

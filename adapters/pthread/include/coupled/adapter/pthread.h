@@ -118,6 +118,31 @@ enum coupled_pthread_strategy {
 #endif
 
 /*
+ * After its turns, the FUTEX strategy's spin phase goes on for twice what
+ * its last sleeps cost to wake up from (the participant's own estimate,
+ * measured from the waker's FUTEX_WAKE to the sleeper's return), by
+ * default at most this many microseconds (a group may set its own cap:
+ * coupled_pthread_set_spin_extension()).  Spinning as long as a sleep costs before
+ * sleeping bounds a wait at twice its best (the rule of spin-then-block);
+ * it keeps a host whose wake-ups are slow from turning every wait into a
+ * sleep that makes the sleeper late for the next round (a sleep convoy:
+ * docs/benchmarks.md).  0 turns the extension off.
+ */
+#ifndef COUPLED_PTHREAD_SPIN_MAX_US
+#define COUPLED_PTHREAD_SPIN_MAX_US 10000u
+#endif
+
+/*
+ * The clock of the adapter (coupled_adapter_now()) and of its wake-cost
+ * estimate, in nanoseconds, as a macro that a checker may replace with a
+ * model before including this file (the Relacy check and the wake-cost
+ * test do).
+ */
+#ifndef COUPLED_PTHREAD_NOW_NS
+#define COUPLED_PTHREAD_NOW_NS() coupled__pthread_monotonic_ns()
+#endif
+
+/*
  * The yield of the FUTEX and CONDVAR strategies' busy turns, as a macro that
  * a program may replace before including this file (bench/bench_main.cc
  * counts the turns).
@@ -141,9 +166,13 @@ typedef bool (*coupled_pthread_work_fn)(void *arg, uint32_t self);
  *            participants run, read-only afterwards
  * @work_fn: optional extra work check, or NULL
  * @work_arg: argument of @work_fn
+ * @spin_max_us: the cap of the futex spin phase's extension, in
+ *               microseconds (coupled_pthread_set_spin_extension()); set
+ *               before participants run, read-only afterwards
  */
 struct coupled_adapter_group {
 	enum coupled_pthread_strategy strategy;
+	uint32_t spin_max_us;
 	coupled_pthread_work_fn work_fn;
 	void *work_arg;
 };
@@ -152,6 +181,10 @@ struct coupled_adapter_group {
  * struct coupled_adapter_slot - per-participant adapter state
  * @wake_seq: incremented by every wake; the futex word of the FUTEX strategy
  * @sleeping: 1 while the owner may be asleep in futex(2)
+ * @wake_stamp_us: the clock (in microseconds, low 32 bits) of the last
+ *                 FUTEX_WAKE of @wake_seq; written by wakers
+ * @wake_cost_us: the owner's estimate of what a futex sleep costs to wake
+ *                up from, in microseconds (owner only)
  * @work: simulated pending work; > 0 means work is pending
  * @lock: protects the sleep of the CONDVAR strategy
  * @cond: signalled by wakes of the CONDVAR strategy
@@ -159,6 +192,8 @@ struct coupled_adapter_group {
 struct coupled_adapter_slot {
 	coupled_atomic_u32 wake_seq;
 	coupled_atomic_u32 sleeping;
+	coupled_atomic_u32 wake_stamp_us;
+	uint32_t wake_cost_us;
 	coupled_atomic_u32 work;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -334,7 +369,8 @@ __attribute__((weak, visibility("hidden"),
  * @ag: adapter state embedded in the group
  * @capacity: the group's capacity (unused)
  *
- * The futex strategy where there is one, else condvar; no work check.
+ * The futex strategy where there is one, else condvar; no work check; the
+ * spin phase's extension capped at COUPLED_PTHREAD_SPIN_MAX_US.
  *
  * Context: called once by coupled_group_init(), before any thread runs.
  */
@@ -346,6 +382,7 @@ static inline void coupled_adapter_group_init(struct coupled_adapter_group *ag,
 						  : COUPLED_PTHREAD_CONDVAR;
 	ag->work_fn = 0;
 	ag->work_arg = 0;
+	ag->spin_max_us = COUPLED_PTHREAD_SPIN_MAX_US;
 }
 
 /**
@@ -367,6 +404,8 @@ static inline void coupled_adapter_slot_init(struct coupled_adapter_group *ag,
 	(void)id;
 	coupled_atomic_init(&as->wake_seq, 0u);
 	coupled_atomic_init(&as->sleeping, 0u);
+	coupled_atomic_init(&as->wake_stamp_us, 0u);
+	as->wake_cost_us = 0u;
 	coupled_atomic_init(&as->work, 0u);
 	pthread_mutex_init(&as->lock, 0);
 	/* Timed waits use the same clock as coupled_adapter_now(). */
@@ -394,6 +433,33 @@ static inline int coupled_pthread_set_strategy(struct coupled_adapter_group *ag,
 	if (strategy == COUPLED_PTHREAD_FUTEX && !COUPLED_PTHREAD_HAVE_FUTEX)
 		strategy = COUPLED_PTHREAD_CONDVAR;
 	ag->strategy = (enum coupled_pthread_strategy)strategy;
+	return 0;
+}
+
+/**
+ * coupled_pthread_set_spin_extension() - cap the futex spin phase's extension
+ * @ag: the group's adapter state (coupled_group_adapter())
+ * @max_us: the longest the extension may last, in microseconds; 0 turns it
+ *          off (the spin phase is COUPLED_PTHREAD_SPIN_TURNS yields alone)
+ *
+ * The futex strategy spins its turns, then goes on yielding for twice the
+ * participant's measured wake-up cost before it sleeps, so that a host
+ * whose wake-ups are slow does not turn every wait into a sleep.  A program
+ * that would rather sleep than spin (a power budget, CPUs shared with
+ * other work) sets a lower cap; the default is COUPLED_PTHREAD_SPIN_MAX_US.
+ * The other strategies ignore it.
+ *
+ * Context: after coupled_group_init(), before any participant runs.
+ * Return: 0, or COUPLED_EINVAL for a null @ag or a cap above 1 s (nothing
+ * changes).
+ */
+static inline int
+coupled_pthread_set_spin_extension(struct coupled_adapter_group *ag,
+				   uint32_t max_us)
+{
+	if (!ag || max_us > 1000000u)
+		return COUPLED_EINVAL;
+	ag->spin_max_us = max_us;
 	return 0;
 }
 
@@ -448,20 +514,27 @@ static inline void coupled_adapter_relax(struct coupled_adapter_group *ag)
 	coupled_cpu_relax();
 }
 
+/* CLOCK_MONOTONIC in nanoseconds: COUPLED_PTHREAD_NOW_NS() by default. */
+static inline uint64_t coupled__pthread_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /**
  * coupled_adapter_now() - the adapter's clock
  * @ag: the group's adapter state (unused)
  *
  * Context: any.
- * Return: CLOCK_MONOTONIC in nanoseconds.
+ * Return: COUPLED_PTHREAD_NOW_NS(): CLOCK_MONOTONIC in nanoseconds unless a
+ * checker replaced it.
  */
 static inline uint64_t coupled_adapter_now(struct coupled_adapter_group *ag)
 {
-	struct timespec ts;
-
 	(void)ag;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return COUPLED_PTHREAD_NOW_NS();
 }
 
 #if COUPLED_ADAPTER_HAS_CONTEXT
@@ -559,6 +632,132 @@ static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
 }
 #endif
 
+#if COUPLED_PTHREAD_HAVE_FUTEX
+/**
+ * coupled__pthread_futex_spin() - the FUTEX strategy's spin phase
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @token: the value coupled_adapter_wait_prepare() returned
+ * @deadline: absolute coupled_adapter_now() time to return by, 0 for none
+ *
+ * COUPLED_PTHREAD_SPIN_TURNS yields, then more yields for twice the
+ * participant's wake-cost estimate (at most @ag->spin_max_us),
+ * looking at the wake counter before each.
+ *
+ * Context: coupled_adapter_wait(), the participant's own thread.
+ * Return: true if the wait is over (a wake came or the deadline passed),
+ * false if the participant should sleep.
+ */
+static inline bool coupled__pthread_futex_spin(struct coupled_adapter_group *ag,
+					       struct coupled_adapter_slot *as,
+					       uint32_t token,
+					       uint64_t deadline)
+{
+	uint64_t extra_us = 2u * (uint64_t)as->wake_cost_us, now, end;
+	uint32_t turn;
+
+	for (turn = 0; turn != COUPLED_PTHREAD_SPIN_TURNS; turn++) {
+		/*
+		 * relaxed: only decides to return early, which is always
+		 * allowed; the caller's next wait_prepare() acquires what the
+		 * wake published.
+		 */
+		if (coupled_load(&as->wake_seq, COUPLED_RELAXED) != token)
+			return true;
+		/*
+		 * On a busy CPU one yield can hand a whole time slice to
+		 * another thread: look at the clock between turns, or 200
+		 * turns overshoot a deadline by half a second.
+		 */
+		if (deadline && coupled_adapter_now(ag) >= deadline)
+			return true;
+		COUPLED_PTHREAD_YIELD();
+	}
+	if (extra_us > ag->spin_max_us)
+		extra_us = ag->spin_max_us;
+	now = coupled_adapter_now(ag);
+	for (end = now + extra_us * 1000u; now < end;
+	     now = coupled_adapter_now(ag)) {
+		/* relaxed: as in the turns above. */
+		if (coupled_load(&as->wake_seq, COUPLED_RELAXED) != token)
+			return true;
+		if (deadline && now >= deadline)
+			return true;
+		COUPLED_PTHREAD_YIELD();
+	}
+	return false;
+}
+
+/**
+ * coupled__pthread_learn_wake_cost() - fold one sleep into the estimate
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state, just back from FUTEX_WAIT
+ * @slept_at: coupled_adapter_now() just before the sleep
+ *
+ * If a FUTEX_WAKE was stamped during the sleep, the time from that stamp
+ * to now moves @as->wake_cost_us a quarter of the way towards it.  A sleep
+ * that ended otherwise (its deadline, a signal, a word that had moved)
+ * teaches nothing.
+ *
+ * Context: coupled_adapter_wait(), the participant's own thread.
+ */
+static inline void
+coupled__pthread_learn_wake_cost(struct coupled_adapter_group *ag,
+				 struct coupled_adapter_slot *as,
+				 uint64_t slept_at)
+{
+	uint32_t from = (uint32_t)(slept_at / 1000u);
+	uint32_t to = (uint32_t)(coupled_adapter_now(ag) / 1000u);
+	/*
+	 * relaxed: a statistic; a stale stamp falls outside the sleep and is
+	 * ignored, and nothing else is read through it.
+	 */
+	uint32_t stamp = coupled_load(&as->wake_stamp_us, COUPLED_RELAXED);
+	uint32_t cost = to - stamp, est = as->wake_cost_us;
+
+	/* Modular: the stamp must lie within [from, to]. */
+	if ((uint32_t)(stamp - from) > (uint32_t)(to - from))
+		return;
+	as->wake_cost_us = cost >= est ? est + (cost - est) / 4u
+				       : est - (est - cost) / 4u;
+}
+
+/**
+ * coupled__pthread_futex_rest() - the FUTEX strategy's sleep
+ * @ag: the group's adapter state
+ * @as: the calling participant's adapter state
+ * @token: the value coupled_adapter_wait_prepare() returned
+ * @deadline: absolute coupled_adapter_now() time to return by, 0 for none
+ *
+ * Context: coupled_adapter_wait(), after a spin phase that did not end
+ * the wait.
+ */
+static inline void coupled__pthread_futex_rest(struct coupled_adapter_group *ag,
+					       struct coupled_adapter_slot *as,
+					       uint32_t token,
+					       uint64_t deadline)
+{
+	/*
+	 * seq_cst, with the seq_cst load below: a Dekker pair with
+	 * coupled_adapter_wake() (seq_cst increment, then seq_cst load of
+	 * sleeping): either the waker sees us sleeping and calls futex_wake,
+	 * or we see its increment and do not sleep.
+	 */
+	coupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);
+	if (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {
+		uint64_t now = coupled_adapter_now(ag);
+
+		if (!deadline || now < deadline) {
+			coupled__pthread_futex_sleep(&as->wake_seq, token,
+						     deadline, now);
+			coupled__pthread_learn_wake_cost(ag, as, now);
+		}
+	}
+	/* relaxed: only a hint that saves the waker a syscall. */
+	coupled_store(&as->sleeping, 0u, COUPLED_RELAXED);
+}
+#endif
+
 /**
  * coupled_adapter_wait() - rest until woken, by the deadline at the latest
  * @ag: the group's adapter state
@@ -567,9 +766,10 @@ static inline void coupled__pthread_futex_sleep(coupled_atomic_u32 *word,
  * @token: the value coupled_adapter_wait_prepare() returned
  * @deadline: absolute coupled_adapter_now() time to return by, 0 for none
  *
- * Spin: one pause, then return.  Futex: up to COUPLED_PTHREAD_SPIN_TURNS
- * yields (reading the clock between them when @deadline is set), then
- * FUTEX_WAIT on the wake counter.  Condvar: pthread_cond_(timed)wait()
+ * Spin: one pause, then return.  Futex: the spin phase (up to
+ * COUPLED_PTHREAD_SPIN_TURNS yields, then yields for twice the measured
+ * wake-up cost; the clock is read between them when @deadline is set),
+ * then FUTEX_WAIT on the wake counter.  Condvar: pthread_cond_(timed)wait()
  * while the counter holds @token.  May return early.
  *
  * Context: the participant's own thread, waiting for its round, counted as
@@ -580,53 +780,18 @@ static inline void coupled_adapter_wait(struct coupled_adapter_group *ag,
 					uint32_t self, uint32_t token,
 					uint64_t deadline)
 {
-	uint32_t turn;
-
 	(void)self;
 	switch (ag->strategy) {
 	case COUPLED_PTHREAD_SPIN: coupled_adapter_relax(ag); return;
 	case COUPLED_PTHREAD_FUTEX:
 #if COUPLED_PTHREAD_HAVE_FUTEX
-		for (turn = 0; turn != COUPLED_PTHREAD_SPIN_TURNS; turn++) {
-			/*
-			 * relaxed: only decides to return early, which is
-			 * always allowed; the caller's next wait_prepare()
-			 * acquires what the wake published.
-			 */
-			if (coupled_load(&as->wake_seq, COUPLED_RELAXED) !=
-			    token)
-				return;
-			/*
-			 * On a busy CPU one yield can hand a whole time slice
-			 * to another thread: look at the clock between turns,
-			 * or 200 turns overshoot a deadline by half a second.
-			 */
-			if (deadline && coupled_adapter_now(ag) >= deadline)
-				return;
-			COUPLED_PTHREAD_YIELD();
-		}
-		/*
-		 * seq_cst, with the seq_cst load below: a Dekker pair with
-		 * coupled_adapter_wake() (seq_cst increment, then seq_cst
-		 * load of sleeping): either the waker sees us sleeping and
-		 * calls futex_wake, or we see its increment and do not sleep.
-		 */
-		coupled_store(&as->sleeping, 1u, COUPLED_SEQ_CST);
-		if (coupled_load(&as->wake_seq, COUPLED_SEQ_CST) == token) {
-			uint64_t now = deadline ? coupled_adapter_now(ag) : 0;
-
-			if (!deadline || now < deadline)
-				coupled__pthread_futex_sleep(
-					&as->wake_seq, token, deadline, now);
-		}
-		/* relaxed: only a hint that saves the waker a syscall. */
-		coupled_store(&as->sleeping, 0u, COUPLED_RELAXED);
+		if (!coupled__pthread_futex_spin(ag, as, token, deadline))
+			coupled__pthread_futex_rest(ag, as, token, deadline);
 		return;
 #endif
 		/* fall through: no futex here */
 	case COUPLED_PTHREAD_CONDVAR:
 	default:
-		(void)turn;
 		pthread_mutex_lock(&as->lock);
 		/*
 		 * relaxed: the mutex orders it against the waker's increment,
@@ -697,8 +862,17 @@ static inline void coupled_adapter_wake(struct coupled_adapter_group *ag,
 		 */
 		(void)coupled_fetch_add(&target->wake_seq, 1u, COUPLED_SEQ_CST);
 		/* seq_cst: second half of that pair. */
-		if (coupled_load(&target->sleeping, COUPLED_SEQ_CST))
-			COUPLED_PTHREAD_FUTEX_WAKE(&target->wake_seq);
+		if (!coupled_load(&target->sleeping, COUPLED_SEQ_CST))
+			return;
+		/*
+		 * relaxed: a statistic for the sleeper's wake-cost estimate
+		 * (coupled__pthread_learn_wake_cost()), which checks that the
+		 * stamp falls within its sleep.
+		 */
+		coupled_store(&target->wake_stamp_us,
+			      (uint32_t)(coupled_adapter_now(ag) / 1000u),
+			      COUPLED_RELAXED);
+		COUPLED_PTHREAD_FUTEX_WAKE(&target->wake_seq);
 		return;
 #endif
 		/* fall through: no futex here */
