@@ -84,12 +84,25 @@ inline uint64_t now_ns()
 			.count());
 }
 
+// An emulated slow host (coupled_slow_wake): every sleep that a wake ended
+// returns this many ns later, as from a vCPU that the host runs late.  0
+// everywhere else.
+std::atomic<uint64_t> g_wake_delay_ns;
+
 inline void futex_wait(void *word, uint32_t val, const struct timespec *timeout)
 {
 	const uint64_t t0 = now_ns();
+	const long woken_up = syscall(SYS_futex, static_cast<uint32_t *>(word),
+				      FUTEX_WAIT_PRIVATE, val, timeout, nullptr,
+				      0);
+	// relaxed: set before the case's threads start (Setup).
+	const uint64_t delay = g_wake_delay_ns.load(std::memory_order_relaxed);
 
-	(void)syscall(SYS_futex, static_cast<uint32_t *>(word),
-		      FUTEX_WAIT_PRIVATE, val, timeout, nullptr, 0);
+	if (woken_up == 0 && delay) {
+		struct timespec d = { 0, static_cast<long>(delay) };
+
+		(void)nanosleep(&d, nullptr);
+	}
 	const uint64_t t1 = now_ns();
 	// relaxed: a statistic; the futex orders the wake itself.
 	const uint64_t woken =
@@ -566,6 +579,59 @@ void BM_coupled_late_partner(benchmark::State &st)
 			static_cast<double>(st.range(0)) * 1e3;
 }
 
+// coupled_slow_wake/futex/<delay_us>/<cap_us>: a host whose wake-ups are
+// slow, emulated: every futex sleep that a wake ended returns <delay_us>
+// late (bench_wait::g_wake_delay_ns), and participant 1 is off its CPU for
+// kHiccupUs every kHiccupEvery rounds (a host hiccup), which makes the
+// others sleep.  <cap_us> is the group's spin extension cap
+// (coupled_pthread_set_spin_extension()): 0 is the spin phase of turns
+// alone, where a sleeper is late for the next round, whose waiters then
+// sleep too (a sleep convoy); the default lets the spin phase outlast the
+// measured wake-up cost.
+constexpr unsigned long kHiccupEvery = 4096;
+constexpr long kHiccupUs = 2000;
+
+void setup_slow_wake(const benchmark::State &st)
+{
+	setup_coupled<COUPLED_PTHREAD_FUTEX>(st);
+	if (coupled_pthread_set_spin_extension(
+		    coupled_group_adapter(&g_group),
+		    static_cast<uint32_t>(st.range(1))) != 0) {
+		std::fprintf(stderr, "coupled setup failed\n");
+		std::abort();
+	}
+	// relaxed: the threads start after Setup.
+	bench_wait::g_wake_delay_ns.store(static_cast<uint64_t>(st.range(0)) *
+						  1000u,
+					  std::memory_order_relaxed);
+}
+
+void teardown_slow_wake(const benchmark::State &)
+{
+	// relaxed: the threads have ended.
+	bench_wait::g_wake_delay_ns.store(0, std::memory_order_relaxed);
+}
+
+void BM_coupled_slow_wake(benchmark::State &st)
+{
+	pin(st);
+	const uint32_t self = static_cast<uint32_t>(st.thread_index());
+	unsigned long failed = 0, round = 0;
+
+	for (auto _ : st) {
+		if (self == 1 && ++round % kHiccupEvery == 0) {
+			struct timespec d = { 0, kHiccupUs * 1000 };
+
+			(void)nanosleep(&d, nullptr);
+		}
+		if (coupled_enter(&g_group, self, 0, empty_action, nullptr) !=
+		    COUPLED_COMMITTED)
+			failed++;
+	}
+	report_rounds(st);
+	st.counters["failed"] = static_cast<double>(failed);
+}
+
 // --- coupled domains (coupled/domain.h) -------------------------------------
 
 // A 2-level domain of the benchmark's N threads: a root over two leaves of
@@ -857,6 +923,23 @@ void register_all()
 				  ->Setup(setup_coupled<COUPLED_PTHREAD_FUTEX>)
 				  ->Arg(us),
 			  2, false);
+	// Wake-up delays around the spin phase, with no extension and the
+	// default cap (docs/benchmarks.md, "a host with slow wake-ups").  A
+	// fixed length, 2 hiccups a repetition: a convoy costs ms per round,
+	// and a timed run sized from its fast start would last minutes.
+	for (int64_t us : { 0, 1000, 3000 })
+		for (int64_t cap :
+		     { int64_t(0), int64_t(COUPLED_PTHREAD_SPIN_MAX_US) })
+			benchmark::RegisterBenchmark(
+				(kCoupled + "slow_wake/futex").c_str(),
+				BM_coupled_slow_wake)
+				->Setup(setup_slow_wake)
+				->Teardown(teardown_slow_wake)
+				->Args({ us, cap })
+				->Threads(8)
+				->UseRealTime()
+				->Iterations(2 * kHiccupEvery)
+				->Repetitions(3);
 	for (int t : kThreadCounts) {
 		add("pthread_barrier", BM_pthread_barrier,
 		    setup_pthread_barrier, t, false);

@@ -18,6 +18,7 @@ from goals.py (same directory).
 """
 import argparse
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # goals.py is imported: no __pycache__
@@ -350,6 +351,15 @@ def futex_tail_table(w, runs, thread_counts=(4, 8, 16)):
     w("")
 
 
+def per_run_header(w, runs, keys):
+    """A blank line, then the header of a table with the right-aligned key
+    columns @keys and a column per run."""
+    w("")
+    w("| " + " | ".join(keys) + " | " + " | ".join(
+        "run %d" % i for i in range(1, len(runs) + 1)) + " |")
+    w("|" + "---:|" * len(keys) + "---|" * len(runs))
+
+
 LATE_FAMILY = "coupled_late_partner/futex/"
 
 
@@ -367,15 +377,13 @@ def late_partner_table(w, runs):
       "strategy, and participant 1 busy for the given time before each "
       "call, so that participant 0 waits about that long in every round.  "
       "While the wait lasts less than the spin phase "
-      "(`COUPLED_PTHREAD_SPIN_TURNS`, 200 `sched_yield()` turns), the "
-      "waiter only yields; past it, it sleeps, and the round pays a "
-      "wake-up on top.  Each cell: the round's median minus the delay "
+      "(`COUPLED_PTHREAD_SPIN_TURNS`, 200 `sched_yield()` turns, then "
+      "twice the waiter's measured wake-up cost), the waiter only "
+      "yields; past it, it sleeps, and the round pays a wake-up on top.  "
+      "Each cell: the round's median minus the delay "
       "(what the wait costs), busy turns / sleeps per round, and the mean "
       "wake-up latency of the sleeps (as in the table above).")
-    w("")
-    w("| delay | " + " | ".join("run %d" % i for i in range(
-        1, len(runs) + 1)) + " |")
-    w("|---:|" + "---|" * len(runs))
+    per_run_header(w, runs, ("delay",))
     for d in delays:
         fam = LATE_FAMILY + str(d)
         cells = []
@@ -394,6 +402,52 @@ def late_partner_table(w, runs):
                 "wake-up " + fmt_ns(lat) if lat is not None
                 else "no sleep"))
         w("| %d us | %s |" % (d, " | ".join(cells)))
+    w("")
+
+
+SLOW_FAMILY = "coupled_slow_wake/futex/"
+
+
+def slow_wake_table(w, runs):
+    """coupled_slow_wake/futex/<delay_us>/<cap_us>: an emulated host with
+    slow wake-ups, with the spin extension off (cap 0) and on, per run."""
+    cases = sorted({tuple(int(x) for x in f[len(SLOW_FAMILY):].split("/"))
+                    for r in runs for (f, t) in r.med
+                    if f.startswith(SLOW_FAMILY)
+                    and re.fullmatch(r"\d+/\d+", f[len(SLOW_FAMILY):])})
+    if not cases:
+        return
+    w("## A host with slow wake-ups: the spin phase's extension")
+    w("")
+    w("`coupled_slow_wake/futex/<delay>/<cap>`: 8 threads on the machine's "
+      "CPUs, the futex strategy.  Every futex sleep that a wake ended "
+      "returns `<delay>` us late (the benchmark sleeps that long after "
+      "`FUTEX_WAIT` returns: a sleeper whose vCPU the host runs late), and "
+      "participant 1 is off its CPU for 2 ms every 4096 rounds (a host "
+      "hiccup), so that the others sleep now and then.  `<cap>` is the "
+      "group's `coupled_pthread_set_spin_extension()`: 0 spins the 200 "
+      "turns alone before a sleep; the default lets the spin phase go on "
+      "for twice the participant's measured wake-up cost.  Without the "
+      "extension, a wake-up slower than the spin phase makes the sleeper "
+      "late for the next round, whose waiters then sleep too: a sleep "
+      "convoy.  Each cell: median ns per round (p90 of the repetitions), "
+      "sleeps per round (median).")
+    per_run_header(w, runs, ("delay", "cap"))
+    for d, cap in cases:
+        fam = "%s%d/%d" % (SLOW_FAMILY, d, cap)
+        cells = []
+        for r in runs:
+            v = rep_counters(r.gb, fam, 8, ("ns_per_round",
+                                            "sleeps_per_round"))
+            if not v:
+                cells.append("not measured")
+                continue
+            ns = [x[0] for x in v]
+            cells.append("%s (%s), %.3f" % (
+                fmt_ns(quantile(ns, 0.5)), fmt_ns(quantile(ns, 0.9)),
+                quantile([x[1] for x in v], 0.5)))
+        w("| %d us | %s | %s |" % (d, "%d us" % cap if cap else "off",
+                                     " | ".join(cells)))
     w("")
 
 
@@ -707,6 +761,7 @@ def main():
     placement_table(w, runs)
     futex_tail_table(w, runs)
     late_partner_table(w, runs)
+    slow_wake_table(w, runs)
 
     # --- coupled cases
     w("## Coupled cases")
