@@ -16,8 +16,9 @@
  * and every function a user calls, with its contract.  The bodies follow in
  * the headers included at the end: coupled/protocol.h (the round, and the
  * choice between its two variants, coupled/direct.h and coupled/settled.h,
- * by what the adapter's wake-ups can do; included once more before the
- * structs, for the variant's own state), membership.h, action.h, group.h
+ * by what the adapter's wake-ups can do; the variant's own state comes
+ * before the structs, from coupled/protocol_state.h), membership.h,
+ * action.h, group.h
  * (also the test hooks, which are not part of the API) and stats.h;
  * each atomic operation's comment argues its memory order, and
  * docs/design.md the protocol as a whole.  The platform is an
@@ -134,11 +135,11 @@ struct coupled_stats {
 #include "stats.h"
 
 /*
- * The selected protocol's own state, the members COUPLED__PROTOCOL_SLOT
- * and COUPLED__PROTOCOL_GROUP of the structs below (coupled/protocol.h
- * picks the variant; its header declares them and says who writes them).
+ * The selected protocol's own state, the field "variant" of the structs
+ * below (coupled/protocol_state.h picks the variant; its state header
+ * declares it and says who writes it).
  */
-#include "protocol.h"
+#include "protocol_state.h"
 
 /*
  * Who writes each field of struct coupled_slot and struct coupled_group
@@ -185,12 +186,14 @@ struct coupled_slot {
 				     * the dense member list (membership.h) */
 	uint32_t roster_pos;        /* this id's index there; changers only */
 	coupled_atomic_i32 request; /* the request of the current call */
-	COUPLED__PROTOCOL_SLOT      /* the protocol's own, if any */
-	coupled_atomic_u32 inside;  /* 1 while the owner is inside a call */
+	coupled__variant_slot variant; /* the protocol's own */
+	coupled_atomic_u32 inside;     /* 1 while the owner is inside a call */
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	coupled_atomic_u32 context_id; /* the adapter's id of that context */
 #endif
-	COUPLED__SLOT_STATS /* the counters, with COUPLED_STATS */
+#if COUPLED__HAVE_SLOT_STATS
+	struct coupled__slot_stats stats; /* the counters (coupled/stats.h) */
+#endif
 	struct coupled_adapter_slot adapter;
 };
 
@@ -209,7 +212,7 @@ struct coupled_group {
 	coupled_atomic_u32 prevent;     /* 1 while a membership change runs: the
 				     * changers' lock (settled: also what
 				     * stops rounds; direct: the word's stop) */
-	COUPLED__PROTOCOL_GROUP         /* the protocol's own */
+	coupled__variant_group variant; /* the protocol's own */
 	coupled_atomic_u32 barrier_count; /* coupled_barrier() arrivals */
 	coupled_atomic_u32 barrier_sense; /* coupled_barrier() generation */
 	coupled_atomic_u32 vote[2];       /* the two alternating vote slots */
@@ -457,7 +460,7 @@ static inline int32_t coupled_reduce_max(int32_t acc, int32_t request);
  */
 static inline const char *coupled_strerror(int code);
 
-/* The bodies of the functions above (protocol.h's second inclusion). */
+/* The bodies of the functions above. */
 #include "protocol.h"
 #include "group.h"
 #include "membership.h"

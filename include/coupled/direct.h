@@ -73,60 +73,14 @@
  * (coupled_adapter_wake_is_noop()), the completer also skips the walk that
  * wakes the others, and so touches no other member's line at all.
  *
- * The protocol's own state (COUPLED__PROTOCOL_GROUP and
- * COUPLED__PROTOCOL_SLOT below), and who writes it (the fields
- * coupled/coupled.h names are listed there):
- *   round_members      the completer, while the word is frozen;
- *                      coupled_group_init()
- *   line_used          changes (coupled_join(), coupled_leave()), with the
- *                      word drained and stopped; coupled_group_init()
- *   line_requests[e]   the member that owns entry e, before its arrival
- *   slot line_index    changes of that id, as line_used; coupled_group_init()
- *
- * Two parts, as coupled/protocol.h includes this file twice: the state,
- * before coupled/coupled.h's structs, and the round, once they are
- * complete.
+ * The protocol's own state (its members of coupled/coupled.h's structs,
+ * the fields of the word) is declared in coupled/direct_state.h, which says
+ * who writes it.
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 /* Only the protocol the build selects (coupled/protocol.h) has a body. */
-#if !COUPLED_PROTOCOL_SETTLED
-
-#ifndef COUPLED_DIRECT_STATE_H
-#define COUPLED_DIRECT_STATE_H
-
-/* The fields of the direct word (see the top of this file). */
-#define COUPLED__DIRECT_ARRIVALS_MASK 0xffffu
-#define COUPLED__DIRECT_STOP (1u << 16)
-#define COUPLED__DIRECT_GEN_ONE (1u << 17)
-#define COUPLED__DIRECT_GEN_MASK (~(COUPLED__DIRECT_GEN_ONE - 1u))
-
-/*
- * Requests in the word's cache line: the first members get an entry of
- * line_requests (up to this many), which sits in the same line as the word
- * when the group starts a cache line (see the top of this file).  At least
- * 1; the default fills a 64-byte line.
- */
-#ifndef COUPLED_DIRECT_LINE_REQUESTS
-#define COUPLED_DIRECT_LINE_REQUESTS 9
-#endif
-#if COUPLED_DIRECT_LINE_REQUESTS < 1 || COUPLED_DIRECT_LINE_REQUESTS > 32
-#error "COUPLED_DIRECT_LINE_REQUESTS must be 1 to 32"
-#endif
-/* A slot's line_index when the member has no entry (or is no member). */
-#define COUPLED__DIRECT_NO_LINE 0xffffffffu
-
-/* The direct protocol's members of struct coupled_slot. */
-#define COUPLED__PROTOCOL_SLOT \
-	coupled_atomic_u32 line_index; /* this id's entry of line_requests, \
-					* or COUPLED__DIRECT_NO_LINE */
-/* Its members of struct coupled_group. */
-#define COUPLED__PROTOCOL_GROUP                                              \
-	coupled_atomic_u32 round_members; /* the last round's members */     \
-	coupled_atomic_u32 line_used;     /* bit e: entry e is a member's */ \
-	coupled_atomic_i32 line_requests[COUPLED_DIRECT_LINE_REQUESTS];
-
-#elif defined(COUPLED_PROTOCOL_H) && !defined(COUPLED_DIRECT_H)
+#if !COUPLED_PROTOCOL_SETTLED && !defined(COUPLED_DIRECT_H)
 #define COUPLED_DIRECT_H
 
 /**
@@ -139,10 +93,10 @@ static inline void coupled__protocol_init_group(struct coupled_group *g)
 {
 	uint32_t e;
 
-	coupled_atomic_init(&g->round_members, 0u);
-	coupled_atomic_init(&g->line_used, 0u);
+	coupled_atomic_init(&g->variant.round_members, 0u);
+	coupled_atomic_init(&g->variant.line_used, 0u);
 	for (e = 0; e < COUPLED_DIRECT_LINE_REQUESTS; e++)
-		coupled_atomic_init(&g->line_requests[e], 0);
+		coupled_atomic_init(&g->variant.line_requests[e], 0);
 }
 
 /**
@@ -156,7 +110,7 @@ static inline void coupled__protocol_init_group(struct coupled_group *g)
  */
 static inline void coupled__protocol_init_slot(struct coupled_slot *s)
 {
-	coupled_atomic_init(&s->line_index, COUPLED__DIRECT_NO_LINE);
+	coupled_atomic_init(&s->variant.line_index, COUPLED__DIRECT_NO_LINE);
 }
 
 /**
@@ -176,7 +130,7 @@ static inline void coupled__protocol_member_added(struct coupled_group *g,
 						  uint32_t id)
 {
 	/* relaxed: only changers write it, one at a time. */
-	uint32_t used = coupled_load(&g->line_used, COUPLED_RELAXED);
+	uint32_t used = coupled_load(&g->variant.line_used, COUPLED_RELAXED);
 	uint32_t e;
 
 	for (e = 0; e < COUPLED_DIRECT_LINE_REQUESTS; e++)
@@ -189,8 +143,8 @@ static inline void coupled__protocol_member_added(struct coupled_group *g,
 	 * publishes line_index to the member's calls, and the release that
 	 * ends the change publishes line_used to the next completer.
 	 */
-	coupled_store(&g->slots[id].line_index, e, COUPLED_RELAXED);
-	coupled_store(&g->line_used, used | (1u << e), COUPLED_RELAXED);
+	coupled_store(&g->slots[id].variant.line_index, e, COUPLED_RELAXED);
+	coupled_store(&g->variant.line_used, used | (1u << e), COUPLED_RELAXED);
 }
 
 /**
@@ -206,15 +160,17 @@ static inline void coupled__protocol_member_removed(struct coupled_group *g,
 						    uint32_t id)
 {
 	/* relaxed, the loads: only changers write these, one at a time. */
-	uint32_t e = coupled_load(&g->slots[id].line_index, COUPLED_RELAXED);
+	uint32_t e =
+		coupled_load(&g->slots[id].variant.line_index, COUPLED_RELAXED);
 	uint32_t used;
 
 	if (e == COUPLED__DIRECT_NO_LINE)
 		return;
-	used = coupled_load(&g->line_used, COUPLED_RELAXED);
+	used = coupled_load(&g->variant.line_used, COUPLED_RELAXED);
 	/* relaxed, both: published as in coupled__protocol_member_added(). */
-	coupled_store(&g->line_used, used & ~(1u << e), COUPLED_RELAXED);
-	coupled_store(&g->slots[id].line_index, COUPLED__DIRECT_NO_LINE,
+	coupled_store(&g->variant.line_used, used & ~(1u << e),
+		      COUPLED_RELAXED);
+	coupled_store(&g->slots[id].variant.line_index, COUPLED__DIRECT_NO_LINE,
 		      COUPLED_RELAXED);
 }
 
@@ -342,7 +298,7 @@ static inline int32_t coupled__direct_reduce(struct coupled_group *g,
 	 * changes, published by the release that ended the last one, which
 	 * our acq_rel arrival acquired (as the member count).
 	 */
-	uint32_t used = coupled_load(&g->line_used, COUPLED_RELAXED);
+	uint32_t used = coupled_load(&g->variant.line_used, COUPLED_RELAXED);
 	uint32_t e, k, seen = 0;
 	int32_t acc = 0;
 
@@ -356,15 +312,15 @@ static inline int32_t coupled__direct_reduce(struct coupled_group *g,
 		 * with every member's release arrival (all RMWs of the word,
 		 * one release sequence), each sequenced after its request.
 		 */
-		r = coupled_load(&g->line_requests[e], COUPLED_RELAXED);
+		r = coupled_load(&g->variant.line_requests[e], COUPLED_RELAXED);
 		acc = seen++ ? g->reduce(acc, r) : r;
 	}
 	for (k = 0; seen < n && k < n; k++) {
 		uint32_t id = coupled__roster_id(g, k);
 		int32_t r;
 
-		if (coupled_load(&g->slots[id].line_index, COUPLED_RELAXED) !=
-		    COUPLED__DIRECT_NO_LINE)
+		if (coupled_load(&g->slots[id].variant.line_index,
+				 COUPLED_RELAXED) != COUPLED__DIRECT_NO_LINE)
 			continue;
 		/* relaxed: as the line's requests above. */
 		r = coupled_load(&g->slots[id].request, COUPLED_RELAXED);
@@ -416,7 +372,7 @@ static inline void coupled__direct_complete(struct coupled_group *g,
 	 * release store of the word below publishes them to the members.
 	 */
 	coupled_store(&g->round_param, acc, COUPLED_RELAXED);
-	coupled_store(&g->round_members, n, COUPLED_RELAXED);
+	coupled_store(&g->variant.round_members, n, COUPLED_RELAXED);
 	coupled_store(&g->round_gen,
 		      coupled_load(&g->round_gen, COUPLED_RELAXED) + 1u,
 		      COUPLED_RELAXED);
@@ -525,11 +481,12 @@ static inline void coupled__direct_publish(struct coupled_group *g,
 	 * coupled_enter_opts()'s seq_cst load acquired; no change can move
 	 * it while we are inside (coupled_leave() of our id waits for us).
 	 */
-	uint32_t e = coupled_load(&s->line_index, COUPLED_RELAXED);
+	uint32_t e = coupled_load(&s->variant.line_index, COUPLED_RELAXED);
 
 	/* relaxed, both: published to the completer by the arrival. */
 	if (e < COUPLED_DIRECT_LINE_REQUESTS)
-		coupled_store(&g->line_requests[e], request, COUPLED_RELAXED);
+		coupled_store(&g->variant.line_requests[e], request,
+			      COUPLED_RELAXED);
 	else
 		coupled_store(&s->request, request, COUPLED_RELAXED);
 }
@@ -680,7 +637,8 @@ static inline void coupled__direct_take_part(struct coupled_group *g,
 	 */
 	round.param = coupled_load(&g->round_param, COUPLED_RELAXED);
 	round.generation = coupled_load(&g->round_gen, COUPLED_RELAXED);
-	round.members = coupled_load(&g->round_members, COUPLED_RELAXED);
+	round.members =
+		coupled_load(&g->variant.round_members, COUPLED_RELAXED);
 	COUPLED_TRACE_COMMIT(&round);
 	action(&round, ctx);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_EXITED);
@@ -852,5 +810,4 @@ static inline void coupled__membership_joined(struct coupled_group *g,
 	(void)id;
 }
 
-#endif /* COUPLED_DIRECT_H, the round */
-#endif /* !COUPLED_PROTOCOL_SETTLED */
+#endif /* !COUPLED_PROTOCOL_SETTLED && !COUPLED_DIRECT_H */

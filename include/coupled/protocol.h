@@ -34,51 +34,34 @@
  * COUPLED_PROTOCOL_DIRECT defined to 1; forcing direct on an adapter whose
  * wake-ups can be lost is refused.
  *
- * This file is the seam between the library and the variant, and the one
- * place that picks it.  coupled/coupled.h includes it twice, and each time
- * it includes the variant's header:
- *
- *  1. state   before struct coupled_slot and struct coupled_group: the
- *             variant declares its own members of them, the macros
- *             COUPLED__PROTOCOL_SLOT and COUPLED__PROTOCOL_GROUP (each
- *             possibly empty), and says who writes them;
- *  2. round   once those structs are complete (this file's second part,
- *             COUPLED_PROTOCOL_H): the variant defines
- *             - coupled__run(), the round;
- *             - coupled__protocol_init_group() and _init_slot(), its state
- *               in coupled_group_init();
- *             - coupled__protocol_idle(): nobody counts in a round and no
- *               change runs (the word and prevent at rest);
- *             - coupled__protocol_set_generation(), its state at a chosen
- *               generation (for the test hook
- *               coupled_group_set_generation(), coupled/group.h);
- *             - coupled__membership_begin(), _end() and _joined(),
- *               and coupled__protocol_member_added() and _removed(), the
- *               variant's state of a member that joins or leaves
- *               (coupled/membership.h; _added() also in
- *               coupled_group_init()).
- *             coupled/coupled.h and coupled/group.h use only these, never
- *             the variant's name.
+ * This file is the seam between the library and the variant, with
+ * coupled/protocol_state.h, which picks the variant's state (its header
+ * declares the field "variant" of coupled/coupled.h's structs and says who
+ * writes it).  coupled/coupled.h includes this file once, after its
+ * structs; it includes the variant's round, which defines
+ *   - coupled__run(), the round;
+ *   - coupled__protocol_init_group() and _init_slot(), its state in
+ *     coupled_group_init();
+ *   - coupled__protocol_idle(): nobody counts in a round and no change
+ *     runs (the word and prevent at rest);
+ *   - coupled__protocol_set_generation(), its state at a chosen generation
+ *     (for the test hook coupled_group_set_generation(), coupled/group.h);
+ *   - coupled__membership_begin(), _end() and _joined(), and
+ *     coupled__protocol_member_added() and _removed(), the variant's state
+ *     of a member that joins or leaves (coupled/membership.h; _added() also
+ *     in coupled_group_init()).
+ * coupled/coupled.h and coupled/group.h use only these, never the
+ * variant's name.
  *
  * Besides, this file holds what both share: the argument checks, the
  * re-entry guard and the statistics of coupled_enter_opts() (commits and
  * aborts, counted here by return code), the abort sources and the roster
  * access.  Who writes each field: coupled/coupled.h for those it names,
- * the variant's header for its own.
+ * the variant's state header for its own.
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
-#ifndef COUPLED_PROTOCOL_STATE_H
-/* The first inclusion: the variant's state, before coupled.h's structs. */
-#define COUPLED_PROTOCOL_STATE_H
-#if COUPLED_PROTOCOL_SETTLED
-#include "settled.h"
-#else
-#include "direct.h"
-#endif
-
-#elif !defined(COUPLED_PROTOCOL_H)
-/* The second: the round, once the structs are complete. */
+#ifndef COUPLED_PROTOCOL_H
 #define COUPLED_PROTOCOL_H
 
 /**
@@ -130,38 +113,26 @@ static inline int coupled__abort_reason(struct coupled_group *g, uint32_t self,
 	return 0;
 }
 
-/* The variant's round (its header's second part). */
+/* The variant's round. */
 #if COUPLED_PROTOCOL_SETTLED
 #include "settled.h"
 #else
 #include "direct.h"
 #endif
 
-static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
-				     int32_t request, coupled_action_fn action,
-				     void *ctx,
-				     const struct coupled_abort_opts *opts)
+/**
+ * coupled__enter_inside() - mark the caller inside its call, if a member
+ * @g: the group
+ * @s: the caller's slot
+ *
+ * Context: coupled_enter_opts(), after its argument checks.
+ * Return: 0 with the caller inside (its context id stored), or
+ * COUPLED_ENOENT with the flag cleared again: the caller was removed.
+ */
+static inline int coupled__enter_inside(struct coupled_group *g,
+					struct coupled_slot *s)
 {
-	struct coupled_slot *s;
-	int ret;
-
-	if (!g || !action || request < 0)
-		return COUPLED_EINVAL;
-	if (self >= g->capacity)
-		return COUPLED_ERANGE;
-	if (opts && opts->deadline && !COUPLED_ADAPTER_HAS_CLOCK)
-		return COUPLED_EOPNOTSUPP;
-	s = &g->slots[self];
-	/*
-	 * relaxed: an early refusal only; the seq_cst load below decides,
-	 * and the variant's own check of a change in progress after the
-	 * arrival is what orders the membership for the protocol.
-	 */
-	if (!coupled_load(&s->member, COUPLED_RELAXED))
-		return COUPLED_ENOENT;
-	/* relaxed: only this participant's own context writes the flag. */
-	if (coupled_load(&s->inside, COUPLED_RELAXED))
-		return COUPLED_EBUSY;
+	(void)g;
 	/*
 	 * seq_cst, this store and the load after it: a Dekker pair with
 	 * coupled_leave() (seq_cst store of member, then seq_cst load of
@@ -182,16 +153,31 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 	}
 #if COUPLED_ADAPTER_HAS_CONTEXT
 	/*
-	 * relaxed, this store and the one after the call: only this context
-	 * ever stores its own id, and only a change requested by this same
-	 * context needs to find it (coupled__caller_inside()); coherence
-	 * alone makes that context read its own latest store.
+	 * relaxed, this store and the one in coupled__enter_outside(): only
+	 * this context ever stores its own id, and only a change requested by
+	 * this same context needs to find it (coupled__caller_inside());
+	 * coherence alone makes that context read its own latest store.
 	 */
 	coupled_store(&s->context_id, coupled_adapter_context(&g->adapter),
 		      COUPLED_RELAXED);
 #endif
-	COUPLED_TRACE_ENTER(g, self, request);
-	ret = coupled__run(g, self, request, action, ctx, opts);
+	return 0;
+}
+
+/**
+ * coupled__enter_outside() - count a call's result and leave the call
+ * @g: the group
+ * @self: the caller
+ * @ret: what the round returned
+ *
+ * Context: coupled_enter_opts(), after coupled__run().
+ * Return: @ret.
+ */
+static inline int coupled__enter_outside(struct coupled_group *g, uint32_t self,
+					 int ret)
+{
+	struct coupled_slot *s = &g->slots[self];
+
 	/* Every commit and abort, counted once (coupled/coupled.h). */
 	if (ret == COUPLED_COMMITTED) {
 		COUPLED__STAT_INC(s, commits);
@@ -208,6 +194,40 @@ static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
 	 */
 	coupled_store(&s->inside, 0u, COUPLED_RELEASE);
 	return ret;
+}
+
+static inline int coupled_enter_opts(struct coupled_group *g, uint32_t self,
+				     int32_t request, coupled_action_fn action,
+				     void *ctx,
+				     const struct coupled_abort_opts *opts)
+{
+	struct coupled_slot *s;
+	int ret;
+
+	if (!g || !action || request < 0)
+		return COUPLED_EINVAL;
+	if (self >= g->capacity)
+		return COUPLED_ERANGE;
+	if (opts && opts->deadline && !COUPLED_ADAPTER_HAS_CLOCK)
+		return COUPLED_EOPNOTSUPP;
+	s = &g->slots[self];
+	/*
+	 * relaxed: an early refusal only; the seq_cst load in
+	 * coupled__enter_inside() decides, and the variant's own check of a
+	 * change in progress after the arrival is what orders the membership
+	 * for the protocol.
+	 */
+	if (!coupled_load(&s->member, COUPLED_RELAXED))
+		return COUPLED_ENOENT;
+	/* relaxed: only this participant's own context writes the flag. */
+	if (coupled_load(&s->inside, COUPLED_RELAXED))
+		return COUPLED_EBUSY;
+	ret = coupled__enter_inside(g, s);
+	if (ret)
+		return ret;
+	COUPLED_TRACE_ENTER(g, self, request);
+	ret = coupled__run(g, self, request, action, ctx, opts);
+	return coupled__enter_outside(g, self, ret);
 }
 
 static inline int coupled_enter(struct coupled_group *g, uint32_t self,

@@ -50,40 +50,16 @@
  * the decision, so a slow member can never back out of a round the others
  * committed.
  *
- * The protocol's own state (COUPLED__PROTOCOL_SLOT and
- * COUPLED__PROTOCOL_GROUP below), and who writes it (the fields
- * coupled/coupled.h names are listed there); coupled_group_init() and the
- * test hook coupled_group_set_generation() also write it, at rest:
- *   slot.poke_seq      any poker (an RMW)
- *   slot.poke_handled  the owner
- *   slot.ack           the owner; coupled_join() (the current generation)
- *   round_outcome, exit_gate   the round's closer
- *
- * Two parts, as coupled/protocol.h includes this file twice: the state,
- * before coupled/coupled.h's structs, and the round, once they are
- * complete.
+ * The protocol's own state (its members of coupled/coupled.h's structs) is
+ * declared in coupled/settled_state.h, which says who writes it; the word
+ * is coupled/word.h.
  */
 #include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 /* Only the protocol the build selects (coupled/protocol.h) has a body. */
 #if COUPLED_PROTOCOL_SETTLED
 
-#ifndef COUPLED_SETTLED_STATE_H
-#define COUPLED_SETTLED_STATE_H
-
-#include "word.h"
-
-/* The settled protocol's members of struct coupled_slot. */
-#define COUPLED__PROTOCOL_SLOT                                                \
-	coupled_atomic_u32 poke_seq;     /* pokes sent to this participant */ \
-	coupled_atomic_u32 poke_handled; /* the last poke_seq handled */      \
-	coupled_atomic_u32 ack; /* generation of the last decision seen */
-/* Its members of struct coupled_group. */
-#define COUPLED__PROTOCOL_GROUP                                   \
-	coupled_atomic_u32 round_outcome; /* the last decision */ \
-	coupled_atomic_u32 exit_gate;     /* generation whose exit is open */
-
-#elif defined(COUPLED_PROTOCOL_H) && !defined(COUPLED_SETTLED_H)
+#ifndef COUPLED_SETTLED_H
 #define COUPLED_SETTLED_H
 
 /* Decision of a round, published by its closer. */
@@ -128,8 +104,8 @@ static inline void coupled__phase_exit(struct coupled_group *g, uint32_t self,
  */
 static inline void coupled__protocol_init_group(struct coupled_group *g)
 {
-	coupled_atomic_init(&g->round_outcome, 0u);
-	coupled_atomic_init(&g->exit_gate, 0u);
+	coupled_atomic_init(&g->variant.round_outcome, 0u);
+	coupled_atomic_init(&g->variant.exit_gate, 0u);
 }
 
 /**
@@ -140,9 +116,9 @@ static inline void coupled__protocol_init_group(struct coupled_group *g)
  */
 static inline void coupled__protocol_init_slot(struct coupled_slot *s)
 {
-	coupled_atomic_init(&s->poke_seq, 0u);
-	coupled_atomic_init(&s->poke_handled, 0u);
-	coupled_atomic_init(&s->ack, 0u);
+	coupled_atomic_init(&s->variant.poke_seq, 0u);
+	coupled_atomic_init(&s->variant.poke_handled, 0u);
+	coupled_atomic_init(&s->variant.ack, 0u);
 }
 
 /**
@@ -181,10 +157,10 @@ static inline void coupled__protocol_set_generation(struct coupled_group *g,
 	uint32_t i;
 
 	/* relaxed, all: as coupled__protocol_idle(). */
-	coupled_store(&g->exit_gate, generation, COUPLED_RELAXED);
+	coupled_store(&g->variant.exit_gate, generation, COUPLED_RELAXED);
 	for (i = 0; i < g->capacity; i++)
 		if (coupled_load(&g->slots[i].member, COUPLED_RELAXED))
-			coupled_store(&g->slots[i].ack, generation,
+			coupled_store(&g->slots[i].variant.ack, generation,
 				      COUPLED_RELAXED);
 }
 
@@ -204,7 +180,7 @@ static inline void coupled__poke(struct coupled_group *g, uint32_t target)
 	 * a target that sees this poke also sees the word change (an arrival
 	 * or prevent) that caused it.  An RMW because pokers may race.
 	 */
-	(void)coupled_fetch_add(&t->poke_seq, 1u, COUPLED_RELEASE);
+	(void)coupled_fetch_add(&t->variant.poke_seq, 1u, COUPLED_RELEASE);
 	coupled_adapter_wake(&g->adapter, &t->adapter, target);
 }
 
@@ -248,9 +224,10 @@ static inline void coupled__poke_members(struct coupled_group *g,
 static inline bool coupled__handle_pokes(struct coupled_slot *s)
 {
 	/* acquire: pairs with the release increment in coupled__poke(). */
-	uint32_t seq = coupled_load(&s->poke_seq, COUPLED_ACQUIRE);
+	uint32_t seq = coupled_load(&s->variant.poke_seq, COUPLED_ACQUIRE);
 	/* relaxed: this slot's owner is the only writer of poke_handled. */
-	uint32_t handled = coupled_load(&s->poke_handled, COUPLED_RELAXED);
+	uint32_t handled =
+		coupled_load(&s->variant.poke_handled, COUPLED_RELAXED);
 
 	if (seq == handled)
 		return false;
@@ -258,7 +235,7 @@ static inline bool coupled__handle_pokes(struct coupled_slot *s)
 	 * relaxed: the closer reads it after the owner's acq_rel ready
 	 * increment, which publishes it (coupled__word_arrive_ready()).
 	 */
-	coupled_store(&s->poke_handled, seq, COUPLED_RELAXED);
+	coupled_store(&s->variant.poke_handled, seq, COUPLED_RELAXED);
 	return true;
 }
 
@@ -479,15 +456,15 @@ static inline void coupled__phase_decide(struct coupled_group *g,
 		 * ready increment, which was sequenced after its request store
 		 * and its last poke_handled store; membership is stable.
 		 */
-		if (coupled_load(&s->poke_seq, COUPLED_RELAXED) !=
-		    coupled_load(&s->poke_handled, COUPLED_RELAXED))
+		if (coupled_load(&s->variant.poke_seq, COUPLED_RELAXED) !=
+		    coupled_load(&s->variant.poke_handled, COUPLED_RELAXED))
 			pending = true;
 		r = coupled_load(&s->request, COUPLED_RELAXED);
 		acc = k ? g->reduce(acc, r) : r;
 	}
 	/* relaxed: published by the release store of round_gen below. */
 	coupled_store(&g->round_param, acc, COUPLED_RELAXED);
-	coupled_store(&g->round_outcome,
+	coupled_store(&g->variant.round_outcome,
 		      pending ? COUPLED__OUTCOME_RESTART
 			      : COUPLED__OUTCOME_COMMIT,
 		      COUPLED_RELAXED);
@@ -515,9 +492,9 @@ coupled__phase_action(struct coupled_group *g, uint32_t self, uint32_t n,
 	uint32_t outcome;
 
 	/* relaxed: ordered after the acquire load of round_gen in phase 2. */
-	outcome = coupled_load(&g->round_outcome, COUPLED_RELAXED);
+	outcome = coupled_load(&g->variant.round_outcome, COUPLED_RELAXED);
 	/* release: pairs with the closer's acquire scan in phase 5. */
-	coupled_store(&s->ack, gen, COUPLED_RELEASE);
+	coupled_store(&s->variant.ack, gen, COUPLED_RELEASE);
 	COUPLED_HOOK(g, self, COUPLED_HOOK_DECIDED);
 
 	if (outcome == COUPLED__OUTCOME_COMMIT) {
@@ -559,16 +536,18 @@ static inline void coupled__phase_exit(struct coupled_group *g, uint32_t self,
 				&g->slots[coupled__roster_id(g, k)];
 
 			/* acquire: pairs with the member's release ack. */
-			while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen) {
+			while (coupled_load(&s->variant.ack, COUPLED_ACQUIRE) !=
+			       gen) {
 				COUPLED_HOOK(g, self, COUPLED_HOOK_GATE_WAIT);
 				coupled_adapter_relax(&g->adapter);
 			}
 		}
 		/* release: pairs with the acquire gate load below. */
-		coupled_store(&g->exit_gate, gen, COUPLED_RELEASE);
+		coupled_store(&g->variant.exit_gate, gen, COUPLED_RELEASE);
 	} else {
 		/* acquire: pairs with the closer's release of the gate. */
-		while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen) {
+		while (coupled_load(&g->variant.exit_gate, COUPLED_ACQUIRE) !=
+		       gen) {
 			COUPLED_HOOK(g, self, COUPLED_HOOK_GATE_WAIT);
 			coupled_adapter_relax(&g->adapter);
 		}
@@ -742,10 +721,10 @@ static inline void coupled__membership_joined(struct coupled_group *g,
 	 * load of prevent, before any closer's scan of acks; the joiner's own
 	 * later acks are ordered after it the same way.
 	 */
-	coupled_store(&g->slots[id].ack,
+	coupled_store(&g->slots[id].variant.ack,
 		      coupled_load(&g->round_gen, COUPLED_RELAXED),
 		      COUPLED_RELAXED);
 }
 
-#endif /* COUPLED_SETTLED_H, the round */
+#endif /* COUPLED_SETTLED_H */
 #endif /* COUPLED_PROTOCOL_SETTLED */

@@ -4,7 +4,8 @@
  *
  * The only file that looks at COUPLED_STATS.  With it defined, every slot
  * carries its owner's counters (struct coupled__slot_stats, the member
- * COUPLED__SLOT_STATS of struct coupled_slot) and the protocol counts with
+ * stats of struct coupled_slot, there when COUPLED__HAVE_SLOT_STATS) and
+ * the protocol counts with
  * COUPLED__STAT_INC(); without it the member is absent, the increments
  * compile to nothing and coupled_stats_read() returns COUPLED_EOPNOTSUPP.
  *
@@ -27,8 +28,8 @@ struct coupled__slot_stats {
 	coupled_atomic_u32 restarts;
 };
 
-/* The member of struct coupled_slot that holds the counters. */
-#define COUPLED__SLOT_STATS struct coupled__slot_stats stats;
+/* struct coupled_slot has the member stats, the owner's counters. */
+#define COUPLED__HAVE_SLOT_STATS 1
 
 #define COUPLED__STAT_INC(slot, field)                                      \
 	/* relaxed: single writer (the owner); readers want a snapshot. */  \
@@ -85,7 +86,7 @@ static inline void coupled__stats_add(struct coupled_stats *out,
 
 #else /* !COUPLED_STATS */
 
-#define COUPLED__SLOT_STATS
+#define COUPLED__HAVE_SLOT_STATS 0
 #define COUPLED__STAT_INC(slot, field) ((void)(slot))
 #define COUPLED__STATS_INIT(slot) ((void)(slot))
 #define COUPLED__STATS_ADD(out, slot) ((void)(out), (void)(slot))

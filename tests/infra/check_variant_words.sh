@@ -16,8 +16,8 @@
 # line, or the contract text (and the man pages generated from it) tells a
 # direct adapter's author the wrong thing.  The same holds for the core's
 # headers that both protocols share: every include/coupled/*.h but the
-# settled variant's own, settled.h and word.h (the packed word it alone
-# uses).  With no FILE, the files are found as said; the exit status is 1
+# settled variant's own, settled.h, settled_state.h and word.h (the packed
+# word it alone uses).  With no FILE, the files are found as said; the exit status is 1
 # with the offending lines.
 set -euo pipefail
 
@@ -27,7 +27,8 @@ if (($# == 0)); then
 	set -- include/coupled/adapter/common_hooks.h
 	for f in include/coupled/*.h; do
 		case $f in
-		include/coupled/settled.h | include/coupled/word.h) ;;
+		include/coupled/settled.h | include/coupled/settled_state.h | \
+			include/coupled/word.h) ;;
 		*) set -- "$@" "$f" ;;
 		esac
 	done

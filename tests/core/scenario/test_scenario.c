@@ -802,7 +802,7 @@ static void wrap_start(enum wrap_history history, int point, int calls)
 	}
 #if COUPLED_PROTOCOL_SETTLED
 	/* relaxed: C is idle. */
-	CHECK_EQ(coupled_load(&slots[C].ack, COUPLED_RELAXED), 0);
+	CHECK_EQ(coupled_load(&slots[C].variant.ack, COUPLED_RELAXED), 0);
 #endif
 	CHECK_EQ(coupled_join(&group, C), 0);
 }
@@ -838,10 +838,11 @@ static void check_acks_at_rest(void)
 	uint32_t gen = coupled_load(&group.round_gen, COUPLED_RELAXED);
 	int i;
 
-	CHECK_EQ(coupled_load(&group.exit_gate, COUPLED_RELAXED), gen);
+	CHECK_EQ(coupled_load(&group.variant.exit_gate, COUPLED_RELAXED), gen);
 	for (i = A; i <= C; i++)
 		if (coupled_is_member(&group, (uint32_t)i))
-			CHECK_EQ(coupled_load(&slots[i].ack, COUPLED_RELAXED),
+			CHECK_EQ(coupled_load(&slots[i].variant.ack,
+					      COUPLED_RELAXED),
 				 gen);
 }
 

@@ -701,10 +701,10 @@ static void check_acks_at_rest(struct coupled_group *g)
 	uint32_t gen = coupled_load(&g->round_gen, COUPLED_RELAXED);
 	uint32_t i;
 
-	CHECK_EQ(coupled_load(&g->exit_gate, COUPLED_RELAXED), gen);
+	CHECK_EQ(coupled_load(&g->variant.exit_gate, COUPLED_RELAXED), gen);
 	for (i = 0; i < g->capacity; i++)
 		if (coupled_is_member(g, i))
-			CHECK_EQ(coupled_load(&g->slots[i].ack,
+			CHECK_EQ(coupled_load(&g->slots[i].variant.ack,
 					      COUPLED_RELAXED),
 				 gen);
 #endif
@@ -717,7 +717,8 @@ static void check_stale_ack(struct coupled_group *g, uint32_t id, uint32_t want)
 {
 #if COUPLED_PROTOCOL_SETTLED
 	/* relaxed: single-threaded test. */
-	CHECK_EQ(coupled_load(&g->slots[id].ack, COUPLED_RELAXED), want);
+	CHECK_EQ(coupled_load(&g->slots[id].variant.ack, COUPLED_RELAXED),
+		 want);
 #else
 	(void)g;
 	(void)id;

@@ -119,15 +119,15 @@ byte members = N;            /* members */
 #endif
 bit prevent;                 /* prevent */
 byte round_gen;              /* round_gen, modulo GENMOD */
-byte round_outcome;          /* round_outcome */
+byte round_outcome;          /* variant.round_outcome */
 byte round_param;            /* round_param */
-byte exit_gate;              /* exit_gate, modulo GENMOD */
+byte exit_gate;              /* variant.exit_gate, modulo GENMOD */
 bit member[N];               /* slot.member */
 bit inside[N];               /* slot.inside */
 byte request[N];             /* slot.request */
-byte poke_seq[N];            /* slot.poke_seq */
-byte poke_handled[N];        /* slot.poke_handled */
-byte ack[N];                 /* slot.ack, modulo GENMOD */
+byte poke_seq[N];            /* slot.variant.poke_seq */
+byte poke_handled[N];        /* slot.variant.poke_handled */
+byte ack[N];                 /* slot.variant.ack, modulo GENMOD */
 
 byte aborts_left = ABORTS;   /* the environment's abort budget */
 

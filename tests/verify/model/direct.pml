@@ -123,9 +123,9 @@ byte round_gen;              /* round_gen, modulo GENMOD */
 bit member[N];               /* slot.member (and the roster) */
 bit inside[N];               /* slot.inside */
 byte request[N];             /* slot.request */
-byte line_index[N];          /* slot.line_index (NOLINE: none) */
-bit line_used[LINE];         /* line_used, one bit per entry */
-byte line_req[LINE];         /* line_requests */
+byte line_index[N];          /* slot.variant.line_index (NOLINE: none) */
+bit line_used[LINE];         /* variant.line_used, one bit per entry */
+byte line_req[LINE];         /* variant.line_requests */
 bit woken[N];                /* the adapter: a wake since wait_prepare */
 
 byte aborts_left = ABORTS;   /* the environment's abort budget */

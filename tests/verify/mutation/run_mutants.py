@@ -204,13 +204,17 @@ LOGIC_MUTANTS = [
     ("no_exit_gate",
      "members leave without waiting for the closer's exit gate",
      SETTLED_H,
-     "while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen) {",
-     "while (coupled_load(&g->exit_gate, COUPLED_ACQUIRE) != gen && 0) {"),
+     "while (coupled_load(&g->variant.exit_gate, COUPLED_ACQUIRE) !=\n"
+     "\t\t       gen) {",
+     "while (coupled_load(&g->variant.exit_gate, COUPLED_ACQUIRE) !=\n"
+     "\t\t       gen && 0) {"),
     ("no_ack_wait",
      "the closer opens the exit gate without waiting for the acks",
      SETTLED_H,
-     "while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen) {",
-     "while (coupled_load(&s->ack, COUPLED_ACQUIRE) != gen && 0) {"),
+     "while (coupled_load(&s->variant.ack, COUPLED_ACQUIRE) !=\n"
+     "\t\t\t       gen) {",
+     "while (coupled_load(&s->variant.ack, COUPLED_ACQUIRE) !=\n"
+     "\t\t\t       gen && 0) {"),
     ("no_exit_wait",
      "leave the round without waiting for ready to reach 0",
      SETTLED_H,
@@ -243,7 +247,7 @@ LOGIC_MUTANTS = [
     ("join_keeps_stale_ack",
      "coupled_join() leaves the joiner's ack as it was (the wrap bug)",
      SETTLED_H,
-     "\tcoupled_store(&g->slots[id].ack,\n"
+     "\tcoupled_store(&g->slots[id].variant.ack,\n"
      "\t\t      coupled_load(&g->round_gen, COUPLED_RELAXED),\n"
      "\t\t      COUPLED_RELAXED);",
      "\t(void)0;"),
@@ -396,8 +400,8 @@ LOGIC_MUTANTS = [
      "the completer's roster walk also reads the slots of members that"
      " publish in the line (their stale slot requests)",
      DIRECT_H,
-     "\t\tif (coupled_load(&g->slots[id].line_index, COUPLED_RELAXED) !=\n"
-     "\t\t    COUPLED__DIRECT_NO_LINE)\n"
+     "\t\tif (coupled_load(&g->slots[id].variant.line_index,\n"
+     "\t\t\t\t COUPLED_RELAXED) != COUPLED__DIRECT_NO_LINE)\n"
      "\t\t\tcontinue;",
      "\t\tif (0)\n"
      "\t\t\tcontinue;"),
@@ -406,20 +410,22 @@ LOGIC_MUTANTS = [
      " its slot",
      DIRECT_H,
      "\tif (e < COUPLED_DIRECT_LINE_REQUESTS)\n"
-     "\t\tcoupled_store(&g->line_requests[e], request, COUPLED_RELAXED);",
+     "\t\tcoupled_store(&g->variant.line_requests[e], request,",
      "\tif (0 && e < COUPLED_DIRECT_LINE_REQUESTS)\n"
-     "\t\tcoupled_store(&g->line_requests[e], request, COUPLED_RELAXED);"),
+     "\t\tcoupled_store(&g->variant.line_requests[e], request,"),
     ("direct_join_entry_not_marked",
      "a joiner gets an entry of the word's line that is not marked used"
      " (the completer reads neither it nor the joiner's slot)",
      DIRECT_H,
-     "\tcoupled_store(&g->line_used, used | (1u << e), COUPLED_RELAXED);",
+     "\tcoupled_store(&g->variant.line_used, used | (1u << e), "
+     "COUPLED_RELAXED);",
      "\t(void)used;"),
     ("direct_leave_entry_kept",
      "a leaver's entry of the word's line stays marked used (its last"
      " request is reduced in every later round)",
      DIRECT_H,
-     "\tcoupled_store(&g->line_used, used & ~(1u << e), COUPLED_RELAXED);",
+     "\tcoupled_store(&g->variant.line_used, used & ~(1u << e),\n"
+     "\t\t      COUPLED_RELAXED);",
      "\t(void)used;"),
     ("direct_join_entry_after_flag",
      "coupled_join() gives the joiner its entry of the word's line after"
