@@ -462,6 +462,52 @@ static inline void coupled__domain_level_action(const struct coupled_round *r,
 	c->action(&c->result, c->ctx);
 }
 
+/**
+ * coupled__domain_call_init() - set up a call's state
+ * @c: the call, whose node[] and id[] coupled__domain_checked_path() filled
+ * @core: the calling core's id in its leaf
+ * @levels: the levels of the core's path
+ * @requests: the caller's requests, one per level (checked)
+ * @action: the caller's action
+ * @ctx: passed to @action
+ * @opts: the caller's abort sources per level, or NULL
+ *
+ * The top level the call may reach (the last of the consecutive levels
+ * with a request >= 0), a frame per level, and the result with every level
+ * not tried.
+ *
+ * Context: coupled_domain_enter_opts(), before anything shared is touched.
+ */
+static inline void
+coupled__domain_call_init(struct coupled__domain_call *c, uint32_t core,
+			  uint32_t levels, const int32_t *requests,
+			  coupled_domain_action_fn action, void *ctx,
+			  const struct coupled_abort_opts *opts)
+{
+	uint32_t k;
+
+	c->requests = requests;
+	c->opts = opts;
+	c->action = action;
+	c->ctx = ctx;
+	c->top = 0;
+	while (c->top + 1 < levels && requests[c->top + 1] >= 0)
+		c->top++;
+	c->result.core = core;
+	c->result.levels = levels;
+	c->result.depth = 0;
+	for (k = 0; k < levels; k++) {
+		c->frame[k].call = c;
+		c->frame[k].level = k;
+		c->result.level[k].committed = false;
+		c->result.level[k].outcome = COUPLED_DOMAIN_NOT_TRIED;
+		c->result.level[k].param = 0;
+		c->result.level[k].generation = 0;
+		c->result.level[k].members = 0;
+		c->result.level[k].round = (const struct coupled_round *)0;
+	}
+}
+
 static inline int
 coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 			  const int32_t *requests,
@@ -485,26 +531,8 @@ coupled_domain_enter_opts(struct coupled_domain *leaf, uint32_t core,
 		for (k = 0; k < levels; k++)
 			if (opts[k].deadline)
 				return COUPLED_EOPNOTSUPP;
-	c.requests = requests;
-	c.opts = opts;
-	c.action = action;
-	c.ctx = ctx;
-	c.top = 0;
-	while (c.top + 1 < levels && requests[c.top + 1] >= 0)
-		c.top++;
-	c.result.core = core;
-	c.result.levels = levels;
-	c.result.depth = 0;
-	for (k = 0; k < levels; k++) {
-		c.frame[k].call = &c;
-		c.frame[k].level = k;
-		c.result.level[k].committed = false;
-		c.result.level[k].outcome = COUPLED_DOMAIN_NOT_TRIED;
-		c.result.level[k].param = 0;
-		c.result.level[k].generation = 0;
-		c.result.level[k].members = 0;
-		c.result.level[k].round = (const struct coupled_round *)0;
-	}
+	coupled__domain_call_init(&c, core, levels, requests, action, ctx,
+				  opts);
 	gate = coupled__domain_gate(c.node, levels);
 	if (!coupled__domain_call_begin(gate))
 		return COUPLED_ABORT_MEMBERSHIP;
