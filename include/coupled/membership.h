@@ -12,7 +12,10 @@
  * are stable and only the changer writes them; end publishes them to the
  * next entrants.
  */
-#include "coupled.h" /* first: this file is part of coupled/coupled.h */
+/* A part of coupled/coupled.h, which includes it where it belongs. */
+#ifndef COUPLED_COUPLED_H
+#error "do not include <coupled/membership.h> directly: it is part of <coupled/coupled.h>, include that"
+#endif
 
 #ifndef COUPLED_MEMBERSHIP_H
 #define COUPLED_MEMBERSHIP_H
