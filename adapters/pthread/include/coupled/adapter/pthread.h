@@ -695,9 +695,10 @@ static inline bool coupled__pthread_futex_spin(struct coupled_adapter_group *ag,
  * @slept_at: coupled_adapter_now() just before the sleep
  *
  * If a FUTEX_WAKE was stamped during the sleep, the time from that stamp
- * to now moves @as->wake_cost_us a quarter of the way towards it.  A sleep
- * that ended otherwise (its deadline, a signal, a word that had moved)
- * teaches nothing.
+ * to now moves @as->wake_cost_us a quarter of the way towards it (a word
+ * that moved just before FUTEX_WAIT, with its wake stamped, teaches a cost
+ * near 0, which it was).  A sleep that no wake stamped (its deadline, a
+ * signal) teaches nothing.
  *
  * Context: coupled_adapter_wait(), the participant's own thread.
  */
