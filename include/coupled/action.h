@@ -4,10 +4,7 @@
  * coupled_vote() (documented in coupled/coupled.h), on the group's
  * sense-reversing barrier and its two alternating vote slots.
  */
-/* A part of coupled/coupled.h, which includes it where it belongs. */
-#ifndef COUPLED_COUPLED_H
-#error "do not include <coupled/action.h> directly: it is part of <coupled/coupled.h>, include that"
-#endif
+#include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 #ifndef COUPLED_ACTION_H
 #define COUPLED_ACTION_H

@@ -77,10 +77,7 @@
  * the fields of the word) is declared in coupled/direct_state.h, which says
  * who writes it.
  */
-/* A part of coupled/coupled.h, which includes it where it belongs. */
-#ifndef COUPLED_COUPLED_H
-#error "do not include <coupled/direct.h> directly: it is part of <coupled/coupled.h>, include that"
-#endif
+#include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 /* Only the protocol the build selects (coupled/protocol.h) has a body. */
 #if !COUPLED_PROTOCOL_SETTLED && !defined(COUPLED_DIRECT_H)

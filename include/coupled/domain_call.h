@@ -7,10 +7,7 @@
  * membership change and the tree's gate are in coupled/domain_membership.h.
  * Who writes what, per field: struct coupled_domain's comment.
  */
-/* A part of coupled/domain.h, which includes it where it belongs. */
-#ifndef COUPLED_DOMAIN_H
-#error "do not include <coupled/domain_call.h> directly: it is part of <coupled/domain.h>, include that"
-#endif
+#include "domain.h" /* first: this file is part of coupled/domain.h */
 
 #ifndef COUPLED_DOMAIN_CALL_H
 #define COUPLED_DOMAIN_CALL_H

@@ -21,10 +21,7 @@
  * calls, before the change begins, so its cores learn one outcome for every
  * level above it (docs/design.md, "Coupled domains").
  */
-/* A part of coupled/domain.h, which includes it where it belongs. */
-#ifndef COUPLED_DOMAIN_H
-#error "do not include <coupled/domain_membership.h> directly: it is part of <coupled/domain.h>, include that"
-#endif
+#include "domain.h" /* first: this file is part of coupled/domain.h */
 
 #ifndef COUPLED_DOMAIN_MEMBERSHIP_H
 #define COUPLED_DOMAIN_MEMBERSHIP_H

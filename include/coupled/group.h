@@ -5,10 +5,7 @@
  * reductions, documented in coupled/coupled.h; and the test hooks, which
  * are not part of the API and are documented here.
  */
-/* A part of coupled/coupled.h, which includes it where it belongs. */
-#ifndef COUPLED_COUPLED_H
-#error "do not include <coupled/group.h> directly: it is part of <coupled/coupled.h>, include that"
-#endif
+#include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 #ifndef COUPLED_GROUP_H
 #define COUPLED_GROUP_H

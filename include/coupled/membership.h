@@ -12,10 +12,7 @@
  * are stable and only the changer writes them; end publishes them to the
  * next entrants.
  */
-/* A part of coupled/coupled.h, which includes it where it belongs. */
-#ifndef COUPLED_COUPLED_H
-#error "do not include <coupled/membership.h> directly: it is part of <coupled/coupled.h>, include that"
-#endif
+#include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 #ifndef COUPLED_MEMBERSHIP_H
 #define COUPLED_MEMBERSHIP_H

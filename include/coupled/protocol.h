@@ -59,10 +59,7 @@
  * access.  Who writes each field: coupled/coupled.h for those it names,
  * the variant's state header for its own.
  */
-/* A part of coupled/coupled.h, which includes it where it belongs. */
-#ifndef COUPLED_COUPLED_H
-#error "do not include <coupled/protocol.h> directly: it is part of <coupled/coupled.h>, include that"
-#endif
+#include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 #ifndef COUPLED_PROTOCOL_H
 #define COUPLED_PROTOCOL_H

@@ -54,10 +54,7 @@
  * declared in coupled/settled_state.h, which says who writes it; the word
  * is coupled/word.h.
  */
-/* A part of coupled/coupled.h, which includes it where it belongs. */
-#ifndef COUPLED_COUPLED_H
-#error "do not include <coupled/settled.h> directly: it is part of <coupled/coupled.h>, include that"
-#endif
+#include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 /* Only the protocol the build selects (coupled/protocol.h) has a body. */
 #if COUPLED_PROTOCOL_SETTLED

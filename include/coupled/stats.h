@@ -12,10 +12,7 @@
  * Included by coupled/coupled.h after struct coupled_stats, before
  * struct coupled_slot.
  */
-/* A part of coupled/coupled.h, which includes it where it belongs. */
-#ifndef COUPLED_COUPLED_H
-#error "do not include <coupled/stats.h> directly: it is part of <coupled/coupled.h>, include that"
-#endif
+#include "coupled.h" /* first: see the end of coupled/coupled.h */
 
 #ifndef COUPLED_STATS_H
 #define COUPLED_STATS_H

@@ -35,10 +35,7 @@
  *
  * Included by coupled/coupled.h after coupled/hook.h.
  */
-/* A part of coupled/coupled.h, which includes it where it belongs. */
-#ifndef COUPLED_COUPLED_H
-#error "do not include <coupled/trace.h> directly: it is part of <coupled/coupled.h>, include that"
-#endif
+#include "coupled.h" /* first: this file is part of coupled/coupled.h */
 
 #ifndef COUPLED_TRACE_H
 #define COUPLED_TRACE_H

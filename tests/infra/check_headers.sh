@@ -4,10 +4,7 @@
 # tests/infra/check_headers.sh - every public header stands on its own.
 #
 #  1. each include/coupled/*.h compiles alone, as freestanding C11 under gcc
-#     and clang, and as C++11 and C++17 under g++ and clang++, except the
-#     parts of coupled.h and domain.h (protocol.h, group.h, direct.h, ...),
-#     which each whole includes once, where it belongs: included alone, a
-#     part must refuse with an #error that names its whole;
+#     and clang, and as C++11 and C++17 under g++ and clang++;
 #  2. the core headers (include/coupled/ and below) include nothing but
 #     freestanding standard headers and the project's own headers, and, in a
 #     branch for kernel code (#ifdef __KERNEL__), the kernel's own headers
@@ -56,22 +53,6 @@ run_check() {
 	fi
 }
 
-# is_part HEADER: HEADER is a part of coupled.h or domain.h (its #error).
-is_part() {
-	grep -q "^#error \"do not include <coupled/$(basename "$1")> directly: it is part of" "$1"
-}
-
-# refused_part COMPILE...: the compile must fail with the part's #error,
-# which names the header to include instead.
-refused_part() {
-	if "$@" >"$tmp/refused" 2>&1; then
-		echo "      (it compiled)"
-		return 1
-	fi
-	grep -q 'it is part of <coupled/\(coupled\|domain\)\.h>, include that' \
-		"$tmp/refused"
-}
-
 for cc in "$GCC" "$CLANG" "$GXX" "$CLANGXX"; do
 	if ! have "$cc"; then
 		skips+=("compiler '$cc' not found")
@@ -92,17 +73,6 @@ for h in "${headers[@]}"; do
 	name=$(basename "$h" .h)
 	printf '#include "coupled/%s.h"\n' "$name" >"$tmp/$name.c"
 	printf '#include "coupled/%s.h"\n' "$name" >"$tmp/$name.cpp"
-	# A part of coupled.h or domain.h refuses to be included alone and
-	# names the header to include: the whole is what compiles alone.
-	if is_part "$h"; then
-		for cc in "$GCC" "$CLANG"; do
-			have "$cc" || continue
-			run_check "$h alone is refused, naming its whole ($cc)" \
-				refused_part "$cc" -std=c11 -fsyntax-only -Iinclude \
-				"$tmp/$name.c"
-		done
-		continue
-	fi
 	for cc in "$GCC" "$CLANG"; do
 		have "$cc" || continue
 		run_check "$h as C11 with $cc" \
@@ -232,8 +202,6 @@ for cc in "$GCC" "$CLANG"; do
 	fi
 	for h in "${headers[@]}"; do
 		name=$(basename "$h" .h)
-		# A part compiles within its whole, checked here too.
-		is_part "$h" && continue
 		run_check "$h as C11 with $cc -nostdinc" \
 			"$cc" "${C_FLAGS[@]}" -nostdinc -isystem "$own" -Iinclude \
 			"$tmp/$name.c"
